@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'payload_too_large'
   | 'not_found'
+  | 'method_not_allowed'
   | 'internal'
   | 'engine_failed'
   | 'saturated'
@@ -18,6 +19,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   not_found: 404,
+  method_not_allowed: 405,
   payload_too_large: 413,
   internal: 500,
   engine_failed: 500,

@@ -1,0 +1,50 @@
+import type { ErrorRequestHandler } from 'express';
+import { AppError, isAppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/** Maps body-parser's errors (which carry `type`) onto AppError. */
+function fromBodyParser(error: BodyParserError & Error): AppError | undefined {
+  switch (error.type) {
+    case 'entity.too.large':
+      return new AppError('payload_too_large', `request body exceeds the limit of ${error.limit} bytes (MAX_BODY_BYTES)`);
+    case 'entity.parse.failed':
+      return new AppError('bad_request', `request body is not valid JSON: ${error.message}`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('bad_request', `request body encoding is not supported: ${error.message}`);
+    case 'request.aborted':
+      return new AppError('bad_request', 'request body was not received completely');
+    default:
+      return undefined;
+  }
+}
+
+/** The only place where errors become HTTP responses. Unknown errors are a generic 500 without internals. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const appError = isAppError(error) ? error : fromBodyParser(error as BodyParserError & Error);
+    const requestId = res.getHeader('x-request-id');
+    if (!appError) {
+      logger.error({ requestId, err: error }, 'unhandled error');
+    } else if (appError.status >= 500) {
+      logger.warn({ requestId, code: appError.code, status: appError.status, message: appError.message, cause: appError.cause }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const status = appError?.status ?? 500;
+    const body: { error: string; details?: string[] } = { error: appError?.message ?? 'Internal server error' };
+    if (appError?.details) body.details = appError.details;
+    if (appError?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+    // Unread request bytes (e.g. a 401 before the body) must not be parsed as the next request.
+    if (!req.complete) res.setHeader('Connection', 'close');
+    res.status(status).json(body);
+  };
+}

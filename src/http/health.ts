@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import type { Engine } from '../extract/engine.js';
+import type { OcrPool } from '../ingest/ocr-pool.js';
+import type { Admission } from './admission.js';
+
+export interface HealthDeps {
+  ocr: OcrPool;
+  engine: Engine;
+  admission: Admission;
+  isShuttingDown: () => boolean;
+}
+
+/** /healthz: the process answers. /readyz: it can take work (OCR pool up, engine ready, not draining). */
+export function healthRoutes(deps: HealthDeps): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const ocr = deps.ocr.status();
+    const engine = await deps.engine.status();
+    const shuttingDown = deps.isShuttingDown();
+    const ready = ocr.ready && engine.ready && !shuttingDown;
+    res.status(ready ? 200 : 503).json({
+      ready,
+      shuttingDown,
+      ocr,
+      engine: { name: deps.engine.name, ...engine },
+      requests: deps.admission.snapshot(),
+    });
+  });
+  return router;
+}

@@ -1,0 +1,58 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { badRequest } from '../errors.js';
+import type { ContentItem } from '../ingest/decode.js';
+
+export interface ExtractionRequestBody {
+  schema: Record<string, unknown>;
+  contents: ContentItem[];
+}
+
+const requestSchema = {
+  type: 'object',
+  required: ['schema', 'contents'],
+  properties: {
+    schema: { type: 'object' },
+    contents: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['mimeType', 'data'],
+        properties: {
+          filename: { type: 'string', maxLength: 1024 },
+          mimeType: { type: 'string' },
+          data: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const validateRequest = new Ajv({ allErrors: true }).compile<ExtractionRequestBody>(requestSchema);
+
+/** "/contents/1/mimeType" -> "contents[1].mimeType" */
+export function fieldPath(pointer: string, extra?: string): string {
+  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra) segments.push(extra);
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return `${fieldPath(error.instancePath, String(error.params.missingProperty))} is required`;
+    case 'type':
+      return `${fieldPath(error.instancePath) || 'request body'} must be ${error.params.type === 'object' ? 'an object' : `a ${error.params.type}`}`;
+    case 'minItems':
+      return `${fieldPath(error.instancePath)} must not be empty`;
+    default:
+      return `${fieldPath(error.instancePath) || 'request body'} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function parseExtractionRequest(body: unknown): ExtractionRequestBody {
+  if (body === undefined || body === null) throw badRequest('request body is required: a JSON object with "schema" and "contents" (Content-Type: application/json)');
+  if (validateRequest(body)) return body;
+  const messages = [...new Set((validateRequest.errors ?? []).map(describe))];
+  throw badRequest(messages[0] ?? 'request body is invalid', messages.length > 1 ? messages : undefined);
+}

@@ -1,0 +1,59 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { formatServerTiming, runExtraction, type PipelineDeps } from '../pipeline.js';
+import type { Admission } from './admission.js';
+import { parseExtractionRequest } from './request-schema.js';
+
+export const ENGINE_HEADER = 'x-docshape-engine';
+
+function timeLimit(ms: number): AppError {
+  return new AppError('timeout', `request exceeded the time limit of ${ms} ms (REQUEST_TIMEOUT_MS)`);
+}
+
+/** Rejects with the signal's reason as soon as it aborts, so a 504 is sent on time even if a stage cannot be interrupted. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortController {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(timeLimit(timeoutMs)), timeoutMs);
+  res.on('close', () => {
+    clearTimeout(timer);
+    if (!res.writableFinished) controller.abort(new AppError('timeout', 'client closed the connection'));
+  });
+  return controller;
+}
+
+export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const body = parseExtractionRequest(req.body);
+    const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
+    const release = await admission.acquire(controller.signal);
+    // The slot is held until the work really stops, even after a 504, so CPU use stays bounded.
+    const work = runExtraction(deps, body, controller.signal).finally(release);
+    work.catch(() => undefined);
+    const outcome = await untilAborted(work, controller.signal);
+
+    res.setHeader(ENGINE_HEADER, outcome.engine);
+    res.setHeader('server-timing', formatServerTiming(outcome.timings, outcome.engine));
+    logger.info(
+      {
+        requestId: res.locals.requestId,
+        files: body.contents.length,
+        pages: outcome.stats.textLayerPages + outcome.stats.ocrPages + outcome.stats.emptyPages,
+        ocrPages: outcome.stats.ocrPages,
+        engine: outcome.engine,
+        ms: Math.round(outcome.timings.total),
+      },
+      'extraction done',
+    );
+    res.status(200).json(outcome.result);
+  };
+}

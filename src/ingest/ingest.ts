@@ -1,0 +1,135 @@
+import type { Limits } from '../config.js';
+import { badRequest } from '../errors.js';
+import { mapConcurrent } from '../util/map-concurrent.js';
+import type { DecodedFile } from './decode.js';
+import type { Document, DocumentFile, Page, Word } from './document.js';
+import { loadImagePages } from './image.js';
+import { groupWordsIntoLines } from './lines.js';
+import type { OcrPool } from './ocr-pool.js';
+import type { PdfProcessor } from './pdf.js';
+import type { GreyRaster } from './raster.js';
+
+export interface IngestDeps {
+  pdf: PdfProcessor;
+  ocr: OcrPool;
+  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
+  /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
+  ocrConcurrency: number;
+}
+
+export interface IngestStats {
+  textLayerPages: number;
+  /** Pages that went through OCR, whether or not it found text. */
+  ocrPages: number;
+  /** Pages with no text at all (after OCR where it ran). */
+  emptyPages: number;
+  /** Wall-clock ms spent in pdf.js and image decoding (parse, text layer, render). */
+  decodeMs: number;
+  /** Wall-clock ms spent waiting for OCR. */
+  ocrMs: number;
+}
+
+export interface IngestResult {
+  document: Document;
+  stats: IngestStats;
+}
+
+/** Work that one page still needs: either it already has words, or it must be rasterised and OCRed. */
+type PendingPage =
+  | { kind: 'ready'; page: Page }
+  | { kind: 'raster'; index: number; load: () => Promise<GreyRaster> };
+
+function pageFromWords(index: number, width: number, height: number, words: Word[], source: Page['source']): Page {
+  const lines = groupWordsIntoLines(words);
+  return { index, width, height, source: lines.length > 0 ? source : 'empty', lines };
+}
+
+class PageBudget {
+  private used = 0;
+  constructor(private readonly limit: number) {}
+  remaining(): number {
+    return this.limit - this.used;
+  }
+  take(count: number, file: DecodedFile): void {
+    this.used += count;
+    if (this.used > this.limit) {
+      throw badRequest(
+        `contents[${file.index}] brings the request to ${this.used} pages; the limit is ${this.limit} pages per request (MAX_PAGES)`,
+      );
+    }
+  }
+}
+
+async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, signal: AbortSignal, stats: IngestStats): Promise<PendingPage[]> {
+  const started = performance.now();
+  const inspection = await deps.pdf.inspect(file, Math.max(1, budget.remaining()), signal);
+  stats.decodeMs += performance.now() - started;
+  budget.take(inspection.pageCount, file);
+  return inspection.pages.map((page): PendingPage => {
+    if (!page.needsOcr) return { kind: 'ready', page: pageFromWords(page.index, page.width, page.height, page.words, 'text-layer') };
+    return {
+      kind: 'raster',
+      index: page.index,
+      load: async () => {
+        const renderStarted = performance.now();
+        try {
+          return await deps.pdf.render(file, page.index, signal);
+        } finally {
+          stats.decodeMs += performance.now() - renderStarted;
+        }
+      },
+    };
+  });
+}
+
+async function pendingImagePages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, stats: IngestStats): Promise<PendingPage[]> {
+  const started = performance.now();
+  const rasters = await loadImagePages(file, deps.limits);
+  stats.decodeMs += performance.now() - started;
+  budget.take(rasters.length, file);
+  return rasters.map((raster, index): PendingPage => ({ kind: 'raster', index, load: async () => raster }));
+}
+
+async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: IngestDeps, signal: AbortSignal, stats: IngestStats): Promise<Page> {
+  const raster = await pending.load();
+  signal.throwIfAborted();
+  const started = performance.now();
+  const words = await deps.ocr.recognize(raster, signal);
+  stats.ocrMs += performance.now() - started;
+  return pageFromWords(pending.index, raster.width, raster.height, words, 'ocr');
+}
+
+/**
+ * Turns decoded files into one Document. Text-layer PDF pages never touch
+ * OCR; scanned PDF pages and image frames are rasterised and OCRed, at most
+ * `ocrConcurrency` at a time across the whole request.
+ */
+export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal: AbortSignal): Promise<IngestResult> {
+  const stats: IngestStats = { textLayerPages: 0, ocrPages: 0, emptyPages: 0, decodeMs: 0, ocrMs: 0 };
+  const budget = new PageBudget(deps.limits.maxPagesPerRequest);
+  const pendingByFile: PendingPage[][] = [];
+  for (const file of files) {
+    signal.throwIfAborted();
+    pendingByFile.push(
+      file.mimeType === 'application/pdf'
+        ? await pendingPdfPages(file, deps, budget, signal, stats)
+        : await pendingImagePages(file, deps, budget, stats),
+    );
+  }
+
+  const ocrJobs = pendingByFile.flat().filter((p): p is Extract<PendingPage, { kind: 'raster' }> => p.kind === 'raster');
+  const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, (job) => ocrPage(job, deps, signal, stats));
+  const ocrPageByJob = new Map(ocrJobs.map((job, i) => [job, ocrResults[i] as Page]));
+
+  const documentFiles: DocumentFile[] = files.map((file, fileIndex) => {
+    const pages = (pendingByFile[fileIndex] ?? []).map((pending) =>
+      pending.kind === 'ready' ? pending.page : (ocrPageByJob.get(pending) as Page),
+    );
+    return { index: file.index, filename: file.filename, mimeType: file.mimeType, pages };
+  });
+  const allPages = documentFiles.flatMap((f) => f.pages);
+  stats.textLayerPages = allPages.filter((page) => page.source === 'text-layer').length;
+  stats.ocrPages = ocrJobs.length;
+  stats.emptyPages = allPages.filter((page) => page.source === 'empty').length;
+  return { document: { files: documentFiles }, stats };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { startServices } from './services.js';
+
+/**
+ * With no API_KEYS/API_KEYS_FILE the service does not run open: it makes a
+ * random key for this run and prints it once on stderr (never into the logs).
+ */
+function ensureApiKey(config: Config, logger: Logger): Config {
+  if (config.apiKeys.length > 0) return config;
+  const key = randomBytes(24).toString('base64url');
+  process.stderr.write(
+    `\nNo API_KEYS or API_KEYS_FILE configured. Generated an API key for this run only:\n\n  x-api-key: ${key}\n\nSet API_KEYS to keep a key across restarts.\n\n`,
+  );
+  logger.warn({ generatedApiKey: true }, 'no API key configured; generated one for this run (printed on stderr)');
+  return { ...config, apiKeys: [key] };
+}
+
+function listen(app: ReturnType<typeof createApp>, config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.port, config.host, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`docshape: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  config = ensureApiKey(config, logger);
+
+  const services = await startServices(config, logger);
+  let shuttingDown = false;
+  const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown });
+  const server = await listen(app, config);
+  // Longer than the request limit so a slow request is answered (504) before the socket is cut.
+  server.requestTimeout = config.limits.requestTimeoutMs + 10_000;
+  const address = server.address();
+  logger.info(
+    { address, engine: services.engine.name, ocrWorkers: config.ocr.workers, ocrLangs: config.ocr.langs, limits: config.limits },
+    'docshape listening',
+  );
+
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      logger.warn('shutdown timeout reached; closing remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    server.close(async () => {
+      await services.close();
+      logger.info('shutdown complete');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`docshape: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

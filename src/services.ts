@@ -1,0 +1,33 @@
+import type { Config } from './config.js';
+import { createEngine } from './engines/create-engine.js';
+import { OcrPool } from './ingest/ocr-pool.js';
+import { PdfProcessor } from './ingest/pdf.js';
+import type { Logger } from './logger.js';
+import type { PipelineDeps } from './pipeline.js';
+
+/**
+ * Starts the long-lived resources (OCR workers, pdf.js workers, engine) once,
+ * warmed, and returns them with one close() for shutdown.
+ */
+export async function startServices(config: Config, logger: Logger): Promise<PipelineDeps & { close: () => Promise<void> }> {
+  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi });
+  let ocr: OcrPool;
+  try {
+    ocr = await OcrPool.create(config.ocr, logger);
+  } catch (error) {
+    await pdf.close();
+    throw error;
+  }
+  const engine = createEngine(config);
+  return {
+    pdf,
+    ocr,
+    engine,
+    limits: config.limits,
+    // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
+    ocrConcurrency: config.ocr.workers + 1,
+    close: async () => {
+      await Promise.allSettled([engine.close(), ocr.close(), pdf.close()]);
+    },
+  };
+}
