@@ -1,0 +1,36 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('has documented defaults: port 8080 on all interfaces, no keys, rules engine', () => {
+    const config = loadConfig({});
+    expect(config.port).to.equal(8080);
+    expect(config.host).to.equal('0.0.0.0');
+    expect(config.apiKeys).to.deep.equal([]);
+    expect(config.extractor).to.equal('rules');
+    expect(config.limits.maxBodyBytes).to.equal(50 * 1024 * 1024);
+    expect(config.ocr.langs).to.deep.equal(['eng']);
+  });
+
+  it('merges API_KEYS and API_KEYS_FILE, skipping blanks and comments', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'docshape-')), 'keys');
+    writeFileSync(file, '# team keys\nkey-b\n\nkey-c\n');
+    expect(loadConfig({ API_KEYS: 'key-a, key-b', API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-a', 'key-b', 'key-c']);
+  });
+
+  it('reads sizes with units', () => {
+    expect(loadConfig({ MAX_BODY_BYTES: '2mb' }).limits.maxBodyBytes).to.equal(2 * 1024 * 1024);
+    expect(loadConfig({ MAX_BODY_BYTES: '1000' }).limits.maxBodyBytes).to.equal(1000);
+  });
+
+  it('fails at boot naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
+    expect(() => loadConfig({ OCR_WORKERS: '0' })).to.throw(ConfigError, /OCR_WORKERS/);
+    expect(() => loadConfig({ MAX_BODY_BYTES: '5 parsecs' })).to.throw(ConfigError, /MAX_BODY_BYTES/);
+    expect(() => loadConfig({ API_KEYS_FILE: '/nonexistent/keys' })).to.throw(ConfigError, /API_KEYS_FILE/);
+    expect(() => loadConfig({ EXTRACTOR: 'magic' })).to.throw(ConfigError, /EXTRACTOR/);
+  });
+});
