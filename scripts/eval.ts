@@ -1,0 +1,252 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isAppError } from '../src/errors.js';
+import type { ExtractionRequest } from '../src/pipeline.js';
+import { mapConcurrent } from '../src/util/map-concurrent.js';
+import type { DateOrder } from './eval/normalise.js';
+import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
+import { classifyFields, type NullMeaning } from './eval/score.js';
+
+const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
+
+Runs every document of each dataset through the extraction pipeline and
+scores the results against the ground truth (see scripts/eval/*.ts for the rules).
+A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
+
+  --url <url>          score a running service (POST <url>) instead of the local pipeline
+  --api-key <key>      x-api-key for --url
+  --out <dir>          where report.json and report.md go (default .eval/)
+  --limit <n>          only the first n documents of each dataset
+  --day-first          ambiguous numeric dates are dd/mm (default)
+  --month-first        ambiguous numeric dates are mm/dd
+  --concurrency <n>    documents in flight (default 1; >1 inflates per-document latency)
+  --timeout <seconds>  per-request limit in remote mode (default 300)
+  --json               print the report JSON on stdout instead of tables`;
+
+interface ManifestEntry {
+  id: string;
+  document: string;
+  ground_truth: string;
+}
+
+interface Dataset {
+  name: string;
+  dir: string;
+  schema: unknown;
+  nullMeaning: NullMeaning;
+  entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
+}
+
+type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined }>;
+
+class RequestFailure extends Error {
+  constructor(
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+};
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number | null): number | null {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/**
+ * The dataset README says whether null labels are facts or gaps
+ * (WildReceipt: "not annotated"); a predicted value against a gap is not an
+ * error, against a fact it is a hallucination.
+ */
+function nullMeaningFromReadme(readme: string): NullMeaning {
+  return /not annotated/i.test(readme) ? 'not-annotated' : 'absent';
+}
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(path, 'utf8')) as unknown;
+}
+
+async function loadDataset(dir: string, limit: number | null): Promise<Dataset> {
+  const absolute = resolve(dir);
+  const schema = await readJson(join(absolute, 'schema.json'));
+  const readme = await readFile(join(absolute, 'README.md'), 'utf8').catch(() => '');
+  const manifest = (await readFile(join(absolute, 'manifest.jsonl'), 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ManifestEntry);
+  const selected = limit === null ? manifest : manifest.slice(0, limit);
+  const entries = await Promise.all(
+    selected.map(async (entry) => {
+      const expected = await readJson(join(absolute, entry.ground_truth));
+      if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) throw new Error(`${entry.ground_truth}: ground truth is not an object`);
+      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown> };
+    }),
+  );
+  return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries };
+}
+
+async function buildRequest(schema: unknown, documentPath: string): Promise<ExtractionRequest> {
+  const mimeType = MIME_BY_EXTENSION[extname(documentPath).toLowerCase()];
+  if (!mimeType) throw new RequestFailure(null, `${documentPath}: unknown file type`);
+  const bytes = await readFile(documentPath);
+  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }] };
+}
+
+function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
+  return async (request) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (apiKey) headers['x-api-key'] = apiKey;
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(request), signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      throw new RequestFailure(null, `request failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const message = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : text.slice(0, 200);
+      throw new RequestFailure(response.status, message);
+    }
+    if (body === undefined) throw new RequestFailure(response.status, 'response is not JSON');
+    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layoutText: undefined };
+  };
+}
+
+/** The local pipeline is imported on demand: remote runs then need neither its OCR workers nor its native modules. */
+async function localExtractor(): Promise<{ extract: Extract; close: () => Promise<void> }> {
+  const [{ loadConfig }, { silentLogger }, { runExtraction }, { startServices }] = await Promise.all([
+    import('../src/config.js'),
+    import('../src/logger.js'),
+    import('../src/pipeline.js'),
+    import('../src/services.js'),
+  ]);
+  const config = loadConfig();
+  const services = await startServices(config, silentLogger());
+  return {
+    extract: async (request) => {
+      const outcome = await runExtraction(services, request, AbortSignal.timeout(config.limits.requestTimeoutMs));
+      return { result: outcome.result, engine: outcome.engine, layoutText: outcome.layoutText };
+    },
+    close: () => services.close(),
+  };
+}
+
+function failureOf(error: unknown): { status: number | null; message: string } {
+  if (error instanceof RequestFailure) return { status: error.status, message: error.message };
+  if (isAppError(error)) return { status: error.status, message: error.message };
+  return { status: null, message: error instanceof Error ? error.message : String(error) };
+}
+
+async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['entries'][number]): Promise<DocumentRun> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const request = await buildRequest(dataset.schema, entry.documentPath);
+    const outcome = await extract(request);
+    return { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
+  } catch (error) {
+    return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };
+  }
+}
+
+async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: DateOrder, concurrency: number): Promise<DatasetReport> {
+  let done = 0;
+  const runs = await mapConcurrent(dataset.entries, concurrency, async (entry) => {
+    const run = await runDocument(extract, dataset, entry);
+    done += 1;
+    const status = run.ok ? 'ok' : `FAILED${run.status === null ? '' : ` ${run.status}`}: ${run.message}`;
+    process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}\n`);
+    return run;
+  });
+  const documents: DocumentInput[] = dataset.entries.map((entry, index) => ({ id: entry.id, expected: entry.expected, run: runs[index] as DocumentRun }));
+  return buildDatasetReport({
+    name: dataset.name,
+    dir: dataset.dir,
+    kinds: classifyFields(dataset.schema, dataset.entries.map((entry) => entry.expected)),
+    nullMeaning: dataset.nullMeaning,
+    dateOrder,
+    documents,
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      out: { type: 'string', default: '.eval' },
+      limit: { type: 'string' },
+      'day-first': { type: 'boolean' },
+      'month-first': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  if (values['day-first'] && values['month-first']) throw new Error('--day-first and --month-first exclude each other');
+  const dateOrder: DateOrder = values['month-first'] ? 'month-first' : 'day-first';
+  const limit = parsePositiveInt('limit', values.limit, null);
+  const concurrency = parsePositiveInt('concurrency', values.concurrency, 1) ?? 1;
+  const timeoutSeconds = parsePositiveInt('timeout', values.timeout, 300) ?? 300;
+
+  // Load every dataset first, so a typo in the last path fails before minutes of OCR.
+  const datasets = await Promise.all(positionals.map((dir) => loadDataset(dir, limit)));
+
+  const backend = values.url
+    ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined }
+    : await localExtractor();
+  const reports: DatasetReport[] = [];
+  try {
+    for (const dataset of datasets) reports.push(await evaluateDataset(backend.extract, dataset, dateOrder, concurrency));
+  } finally {
+    await backend.close();
+  }
+
+  const report: EvalReport = {
+    generatedAt: new Date().toISOString(),
+    mode: values.url ? 'remote' : 'local',
+    url: values.url ?? null,
+    options: { dateOrder, limit, concurrency },
+    datasets: reports,
+  };
+  const outDir = resolve(values.out ?? '.eval');
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(join(outDir, 'report.md'), renderMarkdown(report));
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderText(report));
+  process.stderr.write(`wrote ${join(outDir, 'report.json')} and ${join(outDir, 'report.md')}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`eval: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

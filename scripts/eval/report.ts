@@ -1,0 +1,365 @@
+import type { DateOrder } from './normalise.js';
+import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
+import {
+  microAverage,
+  pairF1,
+  scoreDocument,
+  summariseField,
+  type FieldKind,
+  type FieldScore,
+  type FieldSummary,
+  type MicroAverage,
+  type NullGtCounts,
+  type NullMeaning,
+  type SetSummary,
+} from './score.js';
+
+/** One document as the runner saw it: the result, or why there is none. */
+export type DocumentRun =
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layoutText: string | undefined }
+  | { id: string; ok: false; seconds: number; status: number | null; message: string };
+
+export interface DocumentInput {
+  id: string;
+  expected: Record<string, unknown>;
+  run: DocumentRun;
+}
+
+export interface EvidenceMiss {
+  id: string;
+  field: string;
+  expected: string;
+  context: string;
+}
+
+export interface EvidenceFieldSummary {
+  field: string;
+  found: number;
+  total: number;
+  recall: number | null;
+  /** Scored wrong although every expected value was in the text: the engine's share of the errors, not OCR's. */
+  wrongDespiteEvidence: number;
+}
+
+export interface DocumentDetail {
+  id: string;
+  ok: boolean;
+  seconds: number;
+  engine: string | null;
+  predicted: unknown;
+  /** Per field: correct (lenient), strict, ANLS / set counts when they apply. Fields with null ground truth show predictedValue instead. */
+  fields: Record<string, { correct?: boolean; strict?: boolean; anls?: number; set?: { tp: number; fp: number; fn: number }; nullGtPredictedValue?: boolean }>;
+}
+
+export interface DatasetReport {
+  name: string;
+  dir: string;
+  documents: number;
+  failed: number;
+  engines: Record<string, number>;
+  nullMeaning: NullMeaning;
+  dateOrder: DateOrder;
+  fields: FieldSummary[];
+  micro: MicroAverage;
+  pairF1: SetSummary;
+  nullGt: NullGtCounts & { hallucinationRate: number | null };
+  evidence: {
+    available: boolean;
+    fields: EvidenceFieldSummary[];
+    overall: { found: number; total: number; recall: number | null };
+    misses: EvidenceMiss[];
+  };
+  latency: { medianSeconds: number | null; p95Seconds: number | null };
+  errors: { id: string; status: number | null; message: string }[];
+  details: DocumentDetail[];
+}
+
+export interface EvalReport {
+  generatedAt: string;
+  mode: 'local' | 'remote';
+  url: string | null;
+  options: { dateOrder: DateOrder; limit: number | null; concurrency: number };
+  datasets: DatasetReport[];
+}
+
+/** Nearest-rank percentile of an unsorted list. */
+export function percentile(values: readonly number[], fraction: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(fraction * sorted.length));
+  return sorted[rank - 1] ?? null;
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : numerator / denominator;
+}
+
+export interface DatasetInput {
+  name: string;
+  dir: string;
+  kinds: ReadonlyMap<string, FieldKind>;
+  nullMeaning: NullMeaning;
+  dateOrder: DateOrder;
+  documents: readonly DocumentInput[];
+}
+
+function detailOf(input: DocumentInput, scores: readonly FieldScore[]): DocumentDetail {
+  const fields: DocumentDetail['fields'] = {};
+  for (const score of scores) {
+    const entry: DocumentDetail['fields'][string] = {};
+    if (score.correct !== undefined) entry.correct = score.correct;
+    if (score.strict !== undefined) entry.strict = score.strict;
+    if (score.anls !== undefined) entry.anls = Number(score.anls.toFixed(4));
+    if (score.set) entry.set = score.set;
+    if (score.expectedMissing && !score.failed) entry.nullGtPredictedValue = !score.predictedMissing;
+    fields[score.field] = entry;
+  }
+  const { run } = input;
+  return { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+}
+
+/** Scores every document of a dataset and summarises it. */
+export function buildDatasetReport(input: DatasetInput): DatasetReport {
+  const options = { dateOrder: input.dateOrder };
+  const scored = input.documents.map((document) => ({
+    document,
+    scores: scoreDocument(input.kinds, document.expected, document.run.ok ? document.run.result : undefined, options),
+  }));
+  const allScores = scored.flatMap(({ scores }) => scores);
+  const fields = [...input.kinds].map(([field, kind]) => summariseField(field, kind, allScores.filter((score) => score.field === field)));
+
+  const nullGt = fields.reduce<NullGtCounts>(
+    (sum, field) => ({
+      total: sum.total + field.nullGt.total,
+      predictedNull: sum.predictedNull + field.nullGt.predictedNull,
+      predictedValue: sum.predictedValue + field.nullGt.predictedValue,
+    }),
+    { total: 0, predictedNull: 0, predictedValue: 0 },
+  );
+
+  // Evidence needs the layout text; remote runs and failed documents have none, so they are left out rather than counted as misses.
+  const withText = scored.filter(({ document }) => document.run.ok && document.run.layoutText !== undefined);
+  const evidenceItems: (EvidenceItem & { id: string; correct: boolean | undefined })[] = [];
+  for (const { document, scores } of withText) {
+    const layoutText = document.run.ok ? (document.run.layoutText ?? '') : '';
+    const index = buildEvidenceIndex(layoutText);
+    for (const score of scores) {
+      for (const item of fieldEvidence(index, score.field, score.kind, score.expected, input.dateOrder)) {
+        evidenceItems.push({ ...item, id: document.id, correct: score.correct });
+      }
+    }
+  }
+  const evidenceFields = [...input.kinds.keys()].map((field): EvidenceFieldSummary => {
+    const items = evidenceItems.filter((item) => item.field === field);
+    const found = items.filter((item) => item.found).length;
+    const byDocument = new Map<string, typeof items>();
+    for (const item of items) byDocument.set(item.id, [...(byDocument.get(item.id) ?? []), item]);
+    const wrongDespiteEvidence = [...byDocument.values()].filter((group) => group.every((item) => item.found) && group[0]?.correct === false).length;
+    return { field, found, total: items.length, recall: ratio(found, items.length), wrongDespiteEvidence };
+  });
+  const evidenceFound = evidenceItems.filter((item) => item.found).length;
+
+  const engines: Record<string, number> = {};
+  for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
+  const seconds = input.documents.map(({ run }) => run.seconds);
+
+  return {
+    name: input.name,
+    dir: input.dir,
+    documents: input.documents.length,
+    failed: input.documents.filter(({ run }) => !run.ok).length,
+    engines,
+    nullMeaning: input.nullMeaning,
+    dateOrder: input.dateOrder,
+    fields,
+    micro: microAverage(fields),
+    pairF1: pairF1(allScores, input.nullMeaning),
+    nullGt: { ...nullGt, hallucinationRate: input.nullMeaning === 'absent' ? ratio(nullGt.predictedValue, nullGt.total) : null },
+    evidence: {
+      available: withText.length > 0,
+      fields: evidenceFields,
+      overall: { found: evidenceFound, total: evidenceItems.length, recall: ratio(evidenceFound, evidenceItems.length) },
+      misses: evidenceItems.filter((item) => !item.found).map(({ id, field, expected, context }) => ({ id, field, expected, context })),
+    },
+    latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
+    errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
+    details: scored.map(({ document, scores }) => detailOf(document, scores)),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+
+const percent = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+const decimal = (value: number | null, digits = 3) => (value === null ? '-' : value.toFixed(digits));
+const secondsText = (value: number | null) => (value === null ? '-' : `${value.toFixed(1)} s`);
+
+/** Plain-text table with columns padded to their widest cell; numbers right-aligned. */
+export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[] = []): string {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** Markdown table; pipes inside cells are escaped so a value cannot break the layout. */
+export function formatMarkdownTable(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[] = []): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [
+    `| ${headers.map(cell).join(' | ')} |`,
+    `|${headers.map((_, column) => (rightAligned[column] ? '---:' : '---')).join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+interface Table {
+  headers: string[];
+  rows: string[][];
+  right: boolean[];
+}
+
+function nullGtCell(field: FieldSummary): string {
+  return field.nullGt.total === 0 ? '-' : `${field.nullGt.predictedNull} / ${field.nullGt.predictedValue}`;
+}
+
+function fieldTable(report: DatasetReport): Table {
+  const evidence = new Map(report.evidence.fields.map((field) => [field.field, field]));
+  const rows = report.fields.map((field) => {
+    const fieldEvidenceSummary = evidence.get(field.field);
+    const evidenceCell = !report.evidence.available ? 'n/a' : fieldEvidenceSummary && fieldEvidenceSummary.total > 0 ? `${percent(fieldEvidenceSummary.recall)} (${fieldEvidenceSummary.found}/${fieldEvidenceSummary.total})` : '-';
+    return [
+      field.field,
+      field.kind,
+      String(field.expected),
+      percent(field.strictAccuracy),
+      percent(field.accuracy),
+      decimal(field.meanAnls),
+      field.set ? `${decimal(field.set.precision, 2)}/${decimal(field.set.recall, 2)}/${decimal(field.set.f1, 2)}` : '-',
+      nullGtCell(field),
+      evidenceCell,
+      report.evidence.available && fieldEvidenceSummary ? String(fieldEvidenceSummary.wrongDespiteEvidence) : '-',
+    ];
+  });
+  return {
+    headers: ['field', 'kind', 'n', 'strict acc', 'accuracy', 'mean ANLS', 'set P/R/F1', 'null-GT: null / value', 'evidence recall', 'wrong w/ evidence'],
+    rows,
+    right: [false, false, true, true, true, true, true, true, true, true],
+  };
+}
+
+function engineText(report: DatasetReport): string {
+  const entries = Object.entries(report.engines);
+  return entries.length === 0 ? 'none (all requests failed)' : entries.map(([engine, count]) => `${engine} (${count})`).join(', ');
+}
+
+function summaryLines(report: DatasetReport): string[] {
+  const { micro, pairF1: pairs, nullGt } = report;
+  const lines = [
+    `micro-average over fields (non-null GT): strict ${percent(micro.strictAccuracy)} (${micro.strictCorrect}/${micro.expected}), accuracy ${percent(micro.accuracy)} (${micro.correct}/${micro.expected})`,
+    `key=value pair F1: ${decimal(pairs.f1)} (P ${decimal(pairs.precision)}, R ${decimal(pairs.recall)}; tp ${pairs.tp}, fp ${pairs.fp}, fn ${pairs.fn})`,
+  ];
+  if (nullGt.total > 0) {
+    const tail =
+      report.nullMeaning === 'absent'
+        ? `hallucination rate ${percent(nullGt.hallucinationRate)}`
+        : 'null means "not annotated" here, so predicted values are unverifiable, not errors';
+    lines.push(`null-GT fields: ${nullGt.total}, predicted null ${nullGt.predictedNull}, predicted a value ${nullGt.predictedValue}; ${tail}`);
+  }
+  lines.push(
+    report.evidence.available
+      ? `evidence recall: ${percent(report.evidence.overall.recall)} (${report.evidence.overall.found}/${report.evidence.overall.total})`
+      : 'evidence recall: n/a (no layout text in remote mode)',
+  );
+  lines.push(`latency per document: median ${secondsText(report.latency.medianSeconds)}, p95 ${secondsText(report.latency.p95Seconds)}`);
+  return lines;
+}
+
+function missesTable(report: DatasetReport): Table {
+  return {
+    headers: ['document', 'field', 'expected', 'context'],
+    rows: report.evidence.misses.map((miss) => [miss.id, miss.field, truncate(miss.expected, 50), truncate(miss.context, 90)]),
+    right: [],
+  };
+}
+
+function errorsTable(report: DatasetReport): Table {
+  return {
+    headers: ['document', 'status', 'message'],
+    rows: report.errors.map((error) => [error.id, error.status === null ? '-' : String(error.status), truncate(error.message, 120)]),
+    right: [false, true, false],
+  };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function overviewTable(report: EvalReport): Table {
+  return {
+    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'median s', 'p95 s', 'engine'],
+    rows: report.datasets.map((dataset) => [
+      dataset.name,
+      String(dataset.documents),
+      String(dataset.failed),
+      percent(dataset.micro.strictAccuracy),
+      percent(dataset.micro.accuracy),
+      decimal(dataset.pairF1.f1),
+      dataset.evidence.available ? percent(dataset.evidence.overall.recall) : 'n/a',
+      decimal(dataset.latency.medianSeconds, 1),
+      decimal(dataset.latency.p95Seconds, 1),
+      engineText(dataset),
+    ]),
+    right: [false, true, true, true, true, true, true, true, true, false],
+  };
+}
+
+function datasetHeading(report: DatasetReport): string {
+  return `${report.name}: ${report.documents} documents, engine ${engineText(report)}, null means "${report.nullMeaning}", dates ${report.dateOrder}`;
+}
+
+export function renderText(report: EvalReport): string {
+  const out: string[] = [];
+  const table = (t: Table) => formatTable(t.headers, t.rows, t.right);
+  for (const dataset of report.datasets) {
+    out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
+    if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
+    out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
+  }
+  out.push('== overview', '', table(overviewTable(report)), '');
+  return out.join('\n');
+}
+
+export function renderMarkdown(report: EvalReport): string {
+  const table = (t: Table) => formatMarkdownTable(t.headers, t.rows, t.right);
+  const out: string[] = [
+    '# docshape evaluation',
+    '',
+    `Generated ${report.generatedAt}, ${report.mode === 'remote' ? `remote (${report.url ?? ''})` : 'local pipeline'}, dates ${report.options.dateOrder}` +
+      `${report.options.limit === null ? '' : `, first ${report.options.limit} documents per dataset`}, concurrency ${report.options.concurrency}.`,
+    '',
+    'Accuracy counts a field right when the normalised values match (amounts as decimals, dates as dates); "accuracy" also accepts names/addresses with ANLS >= 0.5. ' +
+      'Fields whose ground truth is null are not in the accuracy; they are counted as "null-GT: predicted null / predicted value". ' +
+      'Evidence recall is the share of expected values found in the layout text the engine read; "wrong w/ evidence" counts wrong fields whose value was in the text.',
+    '',
+    '## Overview',
+    '',
+    table(overviewTable(report)),
+    '',
+  ];
+  for (const dataset of report.datasets) {
+    out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
+    if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
+    if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
+  }
+  return out.join('\n');
+}
