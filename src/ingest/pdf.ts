@@ -1,0 +1,125 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { AppError, badRequest } from '../errors.js';
+import type { DecodedFile } from './decode.js';
+import type { Word } from './document.js';
+import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask } from './pdf-worker.js';
+import type { GreyRaster } from './raster.js';
+
+export interface PdfTextPage {
+  /** 0-based page index. */
+  index: number;
+  /** Page size in PDF points as displayed (crop box, rotation applied). */
+  width: number;
+  height: number;
+  /** Text-layer words: confidence 1, bbox in points, origin top-left, y down. */
+  words: Word[];
+  /** True when the text layer is missing or unusable and the page must be rendered and OCRed. */
+  needsOcr: boolean;
+}
+
+export interface PdfInspection {
+  pageCount: number;
+  pages: PdfTextPage[];
+}
+
+export interface PdfProcessorOptions {
+  /** Worker threads running pdf.js. */
+  workers: number;
+  /** Renders are lowered below renderDpi until width * height fits this. */
+  maxPixelsPerPage: number;
+  renderDpi: number;
+  /** A task still unfinished after this long is stopped (its worker is replaced); a net under the request timeout. */
+  taskTimeoutMs?: number;
+  /** Told about worker failures that no task was waiting for (the worker is replaced); e.g. log them. */
+  onWorkerError?: (error: unknown) => void;
+}
+
+const DEFAULT_TASK_TIMEOUT_MS = 120_000;
+
+function dataField(file: DecodedFile): string {
+  return `contents[${file.index}].data`;
+}
+
+function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
+  switch (failure.kind) {
+    case 'encrypted':
+      return badRequest(`${dataField(file)}: PDF is encrypted (password-protected); send an unencrypted file`);
+    case 'unreadable':
+      return badRequest(`${dataField(file)}: PDF cannot be read (${failure.reason})`);
+    case 'too_many_pages':
+      return badRequest(
+        `${dataField(file)}: PDF has ${failure.pageCount} pages, more than the ${failure.maxPages} left of the per-request page limit (MAX_PAGES)`,
+      );
+    case 'no_such_page':
+      return new AppError('internal', `${dataField(file)}: page index ${failure.pageIndex} is outside the PDF's ${failure.pageCount} pages`);
+  }
+}
+
+function unpackPage({ texts, boxes, ...page }: PackedTextPage): PdfTextPage {
+  const words: Word[] = texts === '' ? [] : texts.split(' ').map((text, i) => ({
+    text,
+    bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! },
+    confidence: 1,
+    source: 'text-layer',
+  }));
+  return { ...page, words };
+}
+
+/**
+ * Reads PDFs with pdf.js in a pool of worker threads, so a large or hostile
+ * PDF never blocks the event loop. Every task gets its own copy of the file
+ * and opens the document afresh; nothing is cached between tasks.
+ */
+export class PdfProcessor {
+  private readonly pool: Piscina;
+  private readonly options: PdfProcessorOptions & { taskTimeoutMs: number };
+
+  constructor(options: PdfProcessorOptions) {
+    this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, ...options };
+    this.pool = new Piscina({
+      filename: fileURLToPath(new URL('./pdf-worker.js', import.meta.url)),
+      minThreads: options.workers,
+      maxThreads: options.workers,
+      concurrentTasksPerWorker: 1,
+    });
+    // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.
+    this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
+  }
+
+  /** Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before reading any page. */
+  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal): Promise<PdfInspection> {
+    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages }, signal);
+    return { pageCount: packed.pageCount, pages: packed.pages.map(unpackPage) };
+  }
+
+  /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */
+  async render(file: DecodedFile, pageIndex: number, signal?: AbortSignal): Promise<GreyRaster> {
+    const { renderDpi: dpi, maxPixelsPerPage: maxPixels } = this.options;
+    return this.run<GreyRaster>(file, { kind: 'render', bytes: new Uint8Array(file.bytes), pageIndex, dpi, maxPixels }, signal);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private async run<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<T> {
+    const timeout = AbortSignal.timeout(this.options.taskTimeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let outcome: PdfOutcome<T>;
+    try {
+      // The bytes are a private copy (pdf.js takes ownership of its input), so they are moved, not cloned again.
+      outcome = await this.pool.run(task, { signal: combined, transferList: [task.bytes.buffer as ArrayBuffer] });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted) {
+        throw new AppError('timeout', `${dataField(file)}: PDF processing took longer than ${this.options.taskTimeoutMs / 1000} s`, {
+          cause: error,
+        });
+      }
+      throw new AppError('internal', `${dataField(file)}: PDF processing failed`, { cause: error });
+    }
+    if (!outcome.ok) throw errorFromFailure(outcome.failure, file);
+    return outcome.value;
+  }
+}

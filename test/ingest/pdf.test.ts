@@ -1,0 +1,389 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { AppError } from '../../src/errors.js';
+import type { DecodedFile } from '../../src/ingest/decode.js';
+import type { BBox, Word } from '../../src/ingest/document.js';
+import { PdfProcessor, type PdfInspection } from '../../src/ingest/pdf.js';
+import type { GreyRaster } from '../../src/ingest/raster.js';
+import {
+  A4,
+  INVOICE_COLUMNS,
+  INVOICE_EXPECTED,
+  FORM_VALUES,
+  makeEncryptedPdf,
+  makeFormPdf,
+  makeInvoicePdf,
+  makeManyPagesPdf,
+  makeMixedPdf,
+  makeRotatedPdf,
+  makeScannedPdf,
+  makeTextPdf,
+  truncate,
+} from '../fixtures/pdfs.js';
+
+function pdfFile(bytes: Buffer, index = 0): DecodedFile {
+  return { index, filename: `file-${index + 1}.pdf`, mimeType: 'application/pdf', bytes };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return expect.fail('expected the promise to reject');
+}
+
+async function badRequestMessage(promise: Promise<unknown>): Promise<string> {
+  const error = await rejection(promise);
+  expect(error).to.be.instanceOf(AppError);
+  expect((error as AppError).status, (error as Error).message).to.equal(400);
+  return (error as AppError).message;
+}
+
+function findWord(words: Word[], text: string): Word {
+  const word = words.find((w) => w.text === text);
+  if (!word) expect.fail(`no word "${text}" in ${words.map((w) => w.text).join(' ')}`);
+  return word;
+}
+
+/** The words whose vertical centre is within 3 pt of `anchor`'s, left to right. */
+function rowOf(words: Word[], anchor: Word): string[] {
+  return words
+    .filter((w) => Math.abs(w.bbox.y0 + w.bbox.y1 - anchor.bbox.y0 - anchor.bbox.y1) / 2 < 3)
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0)
+    .map((w) => w.text);
+}
+
+/** CPU time used so far by the main thread (not its workers), from Linux's /proc; undefined elsewhere. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks of 10 ms
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The box around all pixels darker than mid-grey, in PDF points. */
+function inkBox(raster: GreyRaster): BBox {
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let y = 0; y < raster.height; y++) {
+    for (let x = 0; x < raster.width; x++) {
+      if (raster.data[y * raster.width + x]! >= 128) continue;
+      box.x0 = Math.min(box.x0, x);
+      box.y0 = Math.min(box.y0, y);
+      box.x1 = Math.max(box.x1, x + 1);
+      box.y1 = Math.max(box.y1, y + 1);
+    }
+  }
+  const scale = 72 / raster.dpi;
+  return { x0: box.x0 * scale, y0: box.y0 * scale, x1: box.x1 * scale, y1: box.y1 * scale };
+}
+
+function boxAroundWords(words: Word[]): BBox {
+  return {
+    x0: Math.min(...words.map((w) => w.bbox.x0)),
+    y0: Math.min(...words.map((w) => w.bbox.y0)),
+    x1: Math.max(...words.map((w) => w.bbox.x1)),
+    y1: Math.max(...words.map((w) => w.bbox.y1)),
+  };
+}
+
+/** Word boxes span the font's ascent to descent, so they may reach a few points beyond the glyphs' ink. */
+function expectWordsOverInk(words: Word[], raster: GreyRaster): void {
+  const ink = inkBox(raster);
+  const text = boxAroundWords(words);
+  expect(text.x0).to.be.within(ink.x0 - 5, ink.x0 + 1);
+  expect(text.y0).to.be.within(ink.y0 - 5, ink.y0 + 1);
+  expect(text.x1).to.be.within(ink.x1 - 1, ink.x1 + 5);
+  expect(text.y1).to.be.within(ink.y1 - 1, ink.y1 + 5);
+}
+
+describe('PdfProcessor', function () {
+  let processor: PdfProcessor;
+  let invoice: Buffer;
+  let scanned: Buffer;
+  let mixed: Buffer;
+
+  before(async () => {
+    processor = new PdfProcessor({ workers: 2, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
+    [invoice, scanned, mixed] = await Promise.all([
+      makeInvoicePdf(),
+      makeScannedPdf(['Scanned delivery note', 'Order number 55120', 'Thank you for your business']),
+      makeMixedPdf(),
+    ]);
+  });
+
+  after(async () => {
+    await processor.close();
+  });
+
+  describe('inspect', () => {
+    let inspection: PdfInspection;
+    let words: Word[];
+
+    before(async () => {
+      inspection = await processor.inspect(pdfFile(invoice), 100);
+      words = inspection.pages[0]!.words;
+    });
+
+    it('reads a born-digital invoice: one page, A4 in points, text layer, no OCR needed', () => {
+      expect(inspection.pageCount).to.equal(1);
+      const page = inspection.pages[0]!;
+      expect(page.index).to.equal(0);
+      expect(page.width).to.be.closeTo(A4.width, 0.01);
+      expect(page.height).to.be.closeTo(A4.height, 0.01);
+      expect(page.needsOcr).to.equal(false);
+      for (const word of words) {
+        expect(word.source).to.equal('text-layer');
+        expect(word.confidence).to.equal(1);
+        expect(word.text).to.match(/^\S+$/);
+        expect(word.bbox.x0).to.be.within(0, word.bbox.x1);
+        expect(word.bbox.y0).to.be.within(0, word.bbox.y1);
+        expect(word.bbox.x1).to.be.at.most(A4.width);
+        expect(word.bbox.y1).to.be.at.most(A4.height);
+      }
+    });
+
+    it('splits items into words, keeping identifiers, dates and amounts whole', () => {
+      const texts = words.map((w) => w.text);
+      for (const expected of ['Acme', 'Tools', 'Ltd', INVOICE_EXPECTED.invoiceNumber, INVOICE_EXPECTED.invoiceDate, '63.50', '12.70', '76.20']) {
+        expect(texts).to.include(expected);
+      }
+      const rightBlock = words.filter((w) => w.bbox.x0 >= 300);
+      expect(rowOf(rightBlock, findWord(words, INVOICE_EXPECTED.invoiceNumber))).to.deep.equal(['Invoice', 'number:', 'INV-2024-0042']);
+      expect(rowOf(words, findWord(words, 'Subtotal'))).to.deep.equal(['Subtotal', '63.50']);
+      expect(rowOf(words, findWord(words, 'due'))).to.deep.equal(['Total', 'due', '76.20']);
+    });
+
+    it('gives top-left-origin positions in points (y grows down the page)', () => {
+      const seller = findWord(words, 'Acme');
+      const total = findWord(words, '76.20');
+      expect(seller.bbox.x0).to.be.closeTo(60, 0.5);
+      expect(seller.bbox.y0).to.be.within(50, 62);
+      expect(seller.bbox.y1 - seller.bbox.y0).to.be.within(15, 25); // 20 pt font
+      expect(total.bbox.y0).to.be.greaterThan(seller.bbox.y1);
+      // Apportioned widths: words on one line do not overlap and keep their order.
+      const [invoiceWord, numberWord, idWord] = ['Invoice', 'number:', 'INV-2024-0042'].map((t) => findWord(words, t));
+      expect(invoiceWord!.bbox.x1).to.be.lessThan(numberWord!.bbox.x0);
+      expect(numberWord!.bbox.x1).to.be.lessThan(idWord!.bbox.x0);
+    });
+
+    it('keeps table columns at distinct x positions, aligned with their headers', () => {
+      const header = ['Description', 'Quantity', 'price', 'Amount'].map((t) => findWord(words, t));
+      const rightEdges = header.slice(1).map((w) => w.bbox.x1);
+      expect(new Set(rightEdges.map(Math.round)).size).to.equal(3);
+      expect(header[0]!.bbox.x0).to.be.closeTo(INVOICE_COLUMNS.description, 0.5);
+
+      const hammer = findWord(words, 'hammer');
+      expect(rowOf(words, hammer)).to.deep.equal(['Steel', 'hammer', '2', '14.50', '29.00']);
+      expect(hammer.bbox.y0).to.be.greaterThan(header[0]!.bbox.y1);
+      const cells = { quantity: findWord(words, '2'), unitPrice: findWord(words, '14.50'), amount: findWord(words, '29.00') };
+      expect(cells.quantity.bbox.x1).to.be.closeTo(INVOICE_COLUMNS.quantityRight, 1);
+      expect(cells.unitPrice.bbox.x1).to.be.closeTo(INVOICE_COLUMNS.unitPriceRight, 1);
+      expect(cells.amount.bbox.x1).to.be.closeTo(INVOICE_COLUMNS.amountRight, 1);
+      expect(cells.quantity.bbox.x0).to.be.lessThan(cells.unitPrice.bbox.x0);
+      expect(cells.unitPrice.bbox.x0).to.be.lessThan(cells.amount.bbox.x0);
+      expect(rowOf(words, findWord(words, 'nails'))).to.deep.equal(['Box', 'of', 'nails', '10', '2.25', '22.50']);
+      expect(rowOf(words, findWord(words, 'gloves'))).to.deep.equal(['Safety', 'gloves', '3', '4.00', '12.00']);
+    });
+
+    it('places words where the rendered page has ink', async () => {
+      expectWordsOverInk(words, await processor.render(pdfFile(invoice), 0));
+    });
+
+    for (const rotate of [90, 180, 270] as const) {
+      it(`applies a /Rotate ${rotate} page rotation to sizes and positions`, async () => {
+        const rotated = await makeRotatedPdf(['A rotated page', 'with two lines of text'], rotate);
+        const page = (await processor.inspect(pdfFile(rotated), 100)).pages[0]!;
+        const [width, height] = rotate === 180 ? [A4.width, A4.height] : [A4.height, A4.width];
+        expect(page.width).to.be.closeTo(width, 0.01);
+        expect(page.height).to.be.closeTo(height, 0.01);
+        expect(page.words.map((w) => w.text).join(' ')).to.equal('A rotated page with two lines of text');
+        expectWordsOverInk(page.words, await processor.render(pdfFile(rotated), 0));
+      });
+    }
+
+    it('adds the values of filled-in form fields, next to their labels', async () => {
+      const page = (await processor.inspect(pdfFile(await makeFormPdf()), 100)).pages[0]!;
+      const customer = rowOf(page.words, findWord(page.words, 'Customer'));
+      expect(customer).to.deep.equal(['Customer', 'name:', ...FORM_VALUES.customer.split(' ')]);
+      const notes = findWord(page.words, 'Notes:');
+      const deliver = findWord(page.words, 'Deliver');
+      const ring = findWord(page.words, 'Ring');
+      expect(deliver.bbox.x0).to.be.greaterThan(notes.bbox.x1);
+      expect(deliver.bbox.y0).to.be.closeTo(notes.bbox.y0, 6);
+      expect(ring.bbox.y0).to.be.greaterThan(deliver.bbox.y1 - 1);
+    });
+
+    it('reads every page of a multi-page text PDF', async () => {
+      const result = await processor.inspect(pdfFile(await makeTextPdf([['First page'], ['Second page'], ['Third page here']])), 100);
+      expect(result.pageCount).to.equal(3);
+      expect(result.pages.map((p) => p.index)).to.deep.equal([0, 1, 2]);
+      expect(result.pages.map((p) => p.words.map((w) => w.text).join(' '))).to.deep.equal(['First page', 'Second page', 'Third page here']);
+      expect(result.pages.every((p) => !p.needsOcr)).to.equal(true);
+    });
+
+    it('flags a scanned page (image only) as needing OCR', async () => {
+      const result = await processor.inspect(pdfFile(scanned), 100);
+      expect(result.pageCount).to.equal(1);
+      expect(result.pages[0]!.words).to.deep.equal([]);
+      expect(result.pages[0]!.needsOcr).to.equal(true);
+    });
+
+    it('flags only the scanned page of a mixed PDF', async () => {
+      const result = await processor.inspect(pdfFile(mixed), 100);
+      expect(result.pages.map((p) => p.needsOcr)).to.deep.equal([false, true]);
+    });
+
+    it('flags a page whose text layer has almost no letters or digits', async () => {
+      const result = await processor.inspect(pdfFile(await makeTextPdf([['-- . --', '1'], ['OK, 12']])), 100);
+      expect(result.pages.map((p) => p.needsOcr)).to.deep.equal([true, false]);
+    });
+  });
+
+  describe('errors', () => {
+    it('rejects an encrypted PDF with 400 naming the field', async () => {
+      const message = await badRequestMessage(processor.inspect(pdfFile(await makeEncryptedPdf(), 2), 100));
+      expect(message).to.equal('contents[2].data: PDF is encrypted (password-protected); send an unencrypted file');
+    });
+
+    it('rejects a PDF over the page limit quickly, before reading its pages', async function () {
+      this.timeout(20_000);
+      const many = await makeManyPagesPdf(2000);
+      const started = performance.now();
+      const message = await badRequestMessage(processor.inspect(pdfFile(many, 1), 100));
+      const elapsed = performance.now() - started;
+      expect(message).to.equal('contents[1].data: PDF has 2000 pages; the limit is 100 pages per request (MAX_PAGES)');
+      expect(elapsed).to.be.lessThan(2000);
+    });
+
+    for (const fraction of [0.3, 0.6, 0.9]) {
+      it(`answers a PDF truncated to ${fraction * 100}% with 400 or a parse, never a crash or hang`, async function () {
+        this.timeout(20_000);
+        for (const [name, full] of [['invoice', invoice], ['mixed', mixed]] as const) {
+          const file = pdfFile(truncate(full, fraction));
+          for (const attempt of [() => processor.inspect(file, 100), () => processor.render(file, 0)]) {
+            try {
+              await attempt();
+            } catch (error) {
+              expect(error, `${name} at ${fraction}`).to.be.instanceOf(AppError);
+              expect((error as AppError).status).to.equal(400);
+              expect((error as AppError).message).to.match(/^contents\[0\]\.data: PDF cannot be read \(.+\)$/);
+            }
+          }
+        }
+      });
+    }
+
+    it('rejects bytes that only start like a PDF', async () => {
+      const message = await badRequestMessage(processor.inspect(pdfFile(Buffer.from('%PDF-1.7\nthis is not a pdf\n')), 100));
+      expect(message).to.match(/^contents\[0\]\.data: PDF cannot be read/);
+    });
+
+    it('keeps working after failures (workers survive)', async () => {
+      await rejection(processor.inspect(pdfFile(await makeEncryptedPdf()), 100));
+      await rejection(processor.inspect(pdfFile(truncate(invoice, 0.5)), 100));
+      const results = await Promise.all([processor.inspect(pdfFile(invoice), 100), processor.inspect(pdfFile(invoice), 100)]);
+      expect(results.map((r) => r.pages[0]!.needsOcr)).to.deep.equal([false, false]);
+    });
+
+    it('rejects a page index outside the document as a server error', async () => {
+      const error = await rejection(processor.render(pdfFile(invoice), 5));
+      expect(error).to.be.instanceOf(AppError);
+      expect((error as AppError).status).to.equal(500);
+    });
+
+    it('does not detach or change the caller\'s bytes', async () => {
+      const copy = Buffer.from(invoice);
+      await processor.inspect(pdfFile(invoice), 100);
+      await processor.render(pdfFile(invoice), 0);
+      expect(invoice.equals(copy)).to.equal(true);
+    });
+  });
+
+  describe('render', () => {
+    it('renders an A4 page at 300 DPI as an 8-bit grey raster', async () => {
+      const raster = await processor.render(pdfFile(scanned), 0);
+      expect(raster.dpi).to.equal(300);
+      expect(raster.width).to.equal(2480);
+      expect(raster.height).to.equal(3508);
+      expect(raster.data).to.be.instanceOf(Uint8Array);
+      expect(raster.data.length).to.equal(raster.width * raster.height);
+
+      let dark = 0;
+      let darkInLowerHalf = 0;
+      for (let i = 0; i < raster.data.length; i++) {
+        if (raster.data[i]! < 128) {
+          dark++;
+          if (i >= (raster.data.length >> 1)) darkInLowerHalf++;
+        }
+      }
+      expect(dark / raster.data.length).to.be.within(0.001, 0.05); // text on a white page
+      expect(darkInLowerHalf).to.equal(0); // the three lines sit at the top
+      expect(raster.data[0]).to.equal(255);
+    });
+
+    it('lowers the DPI to stay under maxPixelsPerPage', async () => {
+      const small = new PdfProcessor({ workers: 1, maxPixelsPerPage: 1_000_000, renderDpi: 300 });
+      try {
+        const raster = await small.render(pdfFile(invoice), 0);
+        expect(raster.dpi).to.be.below(300).and.above(90);
+        expect(raster.width * raster.height).to.be.at.most(1_000_000);
+        expect(raster.width).to.be.closeTo((A4.width * raster.dpi) / 72, 1);
+        expect(raster.height).to.be.closeTo((A4.height * raster.dpi) / 72, 1);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('renders the scanned page of a mixed PDF', async () => {
+      const raster = await processor.render(pdfFile(mixed), 1);
+      expect([raster.width, raster.height, raster.dpi]).to.deep.equal([2480, 3508, 300]);
+      expect(raster.data.some((v) => v < 128)).to.equal(true);
+    });
+
+    it('keeps the event loop responsive while pages render', async function () {
+      // Wall-clock gaps also count time the OS gives to other processes; on a busy 2-core machine one run can be unlucky.
+      this.retries(2);
+      let maxGap = 0;
+      let last = performance.now();
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        maxGap = Math.max(maxGap, now - last);
+        last = now;
+      }, 5);
+      const cpuBefore = mainThreadCpuMs();
+      const started = performance.now();
+      try {
+        // One at a time: one busy worker leaves a core for the main thread, so gaps measure blocking, not CPU contention.
+        for (const [bytes, page] of [[scanned, 0], [invoice, 0], [mixed, 1]] as const) await processor.render(pdfFile(bytes), page);
+        await processor.inspect(pdfFile(invoice), 100);
+      } finally {
+        clearInterval(ticker);
+      }
+      const cpuAfter = mainThreadCpuMs();
+      expect(performance.now() - started).to.be.greaterThan(200); // real work happened meanwhile
+      expect(maxGap, 'longest gap between 5 ms ticks').to.be.lessThan(100);
+      // pdf.js on this thread would spend hundreds of ms of CPU per page.
+      if (cpuBefore !== undefined && cpuAfter !== undefined) expect(cpuAfter - cpuBefore, 'main-thread CPU ms').to.be.lessThan(100);
+    });
+
+    it('stops on abort, rejecting with the signal\'s reason, and keeps working afterwards', async () => {
+      const controller = new AbortController();
+      const reason = new Error('request cancelled');
+      const pending = processor.render(pdfFile(scanned), 0, controller.signal);
+      setTimeout(() => controller.abort(reason), 20);
+      expect(await rejection(pending)).to.equal(reason);
+
+      const already = AbortSignal.abort(reason);
+      expect(await rejection(processor.inspect(pdfFile(invoice), 100, already))).to.equal(reason);
+
+      const raster = await processor.render(pdfFile(invoice), 0);
+      expect(raster.width).to.equal(2480);
+    });
+  });
+});
