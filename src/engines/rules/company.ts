@@ -1,0 +1,17 @@
+/** How business names look: legal-form suffixes and registration numbers printed next to them. */
+
+export const COMPANY_SUFFIX = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|co|company|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|ohg|enterprise|enterprises|trading|holdings|group|restaurant|cafe|café|store|stores|mart|market|supermarket|hotel|bakery|pharmacy|shop|industries|services)\b\.?/i;
+
+const REGISTRATION_TAIL = /\s*(?:\((?=[^)]*\d)[^)]*\)|\b(?:co\.?\s*reg(?:istration)?|reg(?:istration)?\.?\s*no|company\s*(?:no|reg)|gst\s*(?:id|no|reg)|roc|ssm)\b.*)\s*$/i;
+
+/** "ACME SDN BHD (123456-X)" -> "ACME SDN BHD". */
+export function stripRegistration(text: string): string {
+  let stripped = text;
+  for (let i = 0; i < 3 && REGISTRATION_TAIL.test(stripped); i++) stripped = stripped.replace(REGISTRATION_TAIL, '');
+  return stripped.trim();
+}
+
+/** A line that is only a registration number, e.g. "(Co. No. 113825-W)". */
+export function isRegistrationOnly(text: string): boolean {
+  return text.trim() !== '' && stripRegistration(text) === '';
+}

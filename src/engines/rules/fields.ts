@@ -1,0 +1,171 @@
+/**
+ * One scalar property: find its label, read the typed value next to it,
+ * choose among repeated labels, fall back on label-free cues where the kind
+ * of value is distinctive enough (a lone date, the header name).
+ */
+import { matchEnum } from '../../extract/coerce.js';
+import type { SchemaView } from '../../extract/schema-view.js';
+import { findAnchors, valueAt, type AnchoredValue } from './anchors.js';
+import { findEnumValue } from './enums.js';
+import { findBusinessName, findHeaderAddress, joinAddress } from './header.js';
+import { addressEvidence, collectAddress } from './address.js';
+import type { FieldHints } from './labels.js';
+import { isNoise, mainText, type RuleLine } from './lines.js';
+import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
+import { amountDigits, findValues, type Found } from './parsers.js';
+
+export interface FieldContext {
+  lines: readonly RuleLine[];
+  dayFirst: boolean;
+  /** The search is limited to a block (e.g. under "Bill to"): its first lines are the block's own. */
+  inBlock: boolean;
+}
+
+const SCORE_TIE = 0.05;
+/** Without a label, the first date of a document is its own date (invoice, receipt...), not e.g. a due or effective date. */
+const DOCUMENT_DATE_WORDS = new Set(['invoice', 'receipt', 'transaction', 'purchase', 'order', 'issue', 'issued', 'document', 'bill', 'sale', 'sales', 'statement', 'letter', 'visit', 'print', 'printed', 'agreement', 'contract', 'effective']);
+
+export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): unknown {
+  const kind = kindFor(view, hints);
+  const candidates = labelledValues(kind, hints, context);
+  const chosen = choose(candidates, kind, hints);
+  if (chosen) return present(chosen.found, kind, view, hints);
+  return fallback(kind, view, hints, context);
+}
+
+/** Every value announced by a label, with its score; lists of scalars take them all. */
+export function labelledValues(kind: ValueKind, hints: FieldHints, context: FieldContext): AnchoredValue[] {
+  // a business name is announced by its own words ("Vendor:"), not by a bare "Name:"
+  const minWeight = kind === 'business-name' ? 0.9 : 0;
+  const values: AnchoredValue[] = [];
+  for (const anchor of findAnchors(context.lines, hints, minWeight)) {
+    const value = valueAt(anchor, context.lines, kind, context.dayFirst);
+    if (!value || !fits(value.found, kind)) continue;
+    // "Food Subtotal" is a narrower label than "Subtotal"
+    const narrowing = [1, 0.94, 0.9][anchor.wordsBefore] ?? 0.8;
+    values.push({ ...value, score: value.score * narrowing });
+  }
+  return values;
+}
+
+const MAX_TEXT_WORDS = 16;
+
+function fits(found: Found, kind: ValueKind): boolean {
+  if (kind === 'business-name' || kind === 'text') {
+    const text = String(found.value);
+    if (text.split(/\s+/).length > MAX_TEXT_WORDS) return false;
+    return /\p{L}{2}/u.test(text) || (kind === 'text' && /\d/.test(text));
+  }
+  return true;
+}
+
+function choose(candidates: AnchoredValue[], kind: ValueKind, hints: FieldHints): AnchoredValue | undefined {
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map((c) => c.score));
+  const pool = candidates.filter((c) => c.score >= best - SCORE_TIE);
+  const order = hints.occurrence ?? (hints.concepts.has('total') && kind === 'amount' ? 'largest' : 'first');
+  const byPosition = (a: AnchoredValue, b: AnchoredValue): number => a.line.index - b.line.index || a.found.start - b.found.start;
+  if (order === 'largest') return pool.sort((a, b) => Number(b.found.value) - Number(a.found.value) || byPosition(b, a))[0];
+  const sorted = pool.sort(byPosition);
+  return order === 'last' ? sorted[sorted.length - 1] : sorted[0];
+}
+
+/** The candidate in the JSON form its schema type wants. */
+export function present(found: Found, kind: ValueKind, view: SchemaView, hints: FieldHints): unknown {
+  const wantsString = view.types.includes('string') || view.types.length === 0;
+  switch (kind) {
+    case 'amount':
+    case 'number':
+    case 'integer':
+    case 'percentage':
+      if (!wantsString) return found.value;
+      return kind === 'amount' && !wantsCurrency(hints.description) ? amountDigits(found) : found.text;
+    case 'boolean':
+      return found.value;
+    case 'enum':
+      return view.enumValues ? matchEnum(found.value, view.enumValues) ?? findEnumValue(String(found.value), view.enumValues) ?? null : found.value;
+    default:
+      return found.text;
+  }
+}
+
+function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): unknown {
+  const { lines } = context;
+  switch (kind) {
+    case 'date':
+    case 'datetime':
+      return hints.qualifiers.every((w) => DOCUMENT_DATE_WORDS.has(w)) ? firstUnclaimedValue(kind, lines, hints, context.dayFirst) : null;
+    case 'time':
+    case 'email':
+    case 'url':
+      return firstValue(kind, lines, context.dayFirst);
+    case 'phone':
+      return firstPhone(lines);
+    case 'business-name':
+      return context.inBlock ? blockName(lines) : findBusinessName(lines, hints.negatives)?.text ?? null;
+    case 'text':
+      return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;
+    case 'address':
+      return context.inBlock ? blockAddress(lines) : findHeaderAddress(lines, findBusinessName(lines)) ?? null;
+    case 'enum':
+      return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
+    default:
+      return null;
+  }
+}
+
+function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boolean): string | null {
+  for (const line of lines) {
+    const found = findValues(kind, line.text, dayFirst)[0];
+    if (found) return found.text;
+  }
+  return null;
+}
+
+/** The first value not announced as something else ("Delivery date: ..." is no order date). */
+function firstUnclaimedValue(kind: ValueKind, lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): string | null {
+  for (const line of lines) {
+    for (const found of findValues(kind, line.text, dayFirst)) {
+      const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
+      if (!before.some((t) => hints.negatives.includes(t.norm))) return found.text;
+    }
+  }
+  return null;
+}
+
+/** The first phone number that is not a fax number; bare digit runs without a label are more often ids. */
+function firstPhone(lines: readonly RuleLine[]): string | null {
+  for (const line of lines) {
+    for (const found of findValues('phone', line.text, true)) {
+      if (!/[\s().+-]/.test(found.text)) continue;
+      if (!/\bfax\b[^\d]*$/i.test(line.text.slice(0, found.start))) return found.text;
+    }
+  }
+  return null;
+}
+
+/** Under "Bill to:" the name comes first, before the address and contact lines. */
+function blockName(lines: readonly RuleLine[]): string | null {
+  const first = lines.find((line) => !isNoise(line));
+  if (!first || addressEvidence(first) >= 1 || findValues('phone', first.text, true).length > 0 || findValues('email', first.text, true).length > 0) return null;
+  return mainText(first).replace(/^[\s:#.\-–]+/, '').trim() || null;
+}
+
+function blockAddress(lines: readonly RuleLine[]): string | null {
+  const from = blockName(lines) === null ? 0 : 1;
+  for (let i = from; i < Math.min(lines.length, 4); i++) {
+    const block = collectAddress(lines, i);
+    if (block.length > 0) return joinAddress(block);
+  }
+  return null;
+}
+
+/** An enum value printed in the document, when exactly one of the allowed values is. */
+function findEnumInLines(lines: readonly RuleLine[], allowed: readonly unknown[]): unknown {
+  const seen = new Set<unknown>();
+  for (const line of lines) {
+    const value = findEnumValue(line.text, allowed);
+    if (value !== undefined) seen.add(value);
+  }
+  return seen.size === 1 ? [...seen][0] : null;
+}

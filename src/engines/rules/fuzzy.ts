@@ -1,0 +1,121 @@
+/**
+ * Tolerant matching of label phrases against OCR text: "T0TAL", "lnvoice No"
+ * and "SubTotal" / "Sub Total" should all find their label.
+ */
+
+export interface Token {
+  /** Lower case, accents removed. */
+  norm: string;
+  start: number;
+  end: number;
+}
+
+export interface PhraseMatch {
+  score: number;
+  /** Token positions [first, last) of the match in the searched tokens. */
+  first: number;
+  last: number;
+}
+
+const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[#%&@°º]/gu;
+
+export function normaliseWord(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/^n[°º]$/, 'no');
+}
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(TOKEN_PATTERN)) {
+    const start = match.index ?? 0;
+    tokens.push({ norm: normaliseWord(match[0]), start, end: start + match[0].length });
+  }
+  return tokens;
+}
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+const SIMILARITY_CACHE_LIMIT = 50_000;
+/** Label words are few and document words repeat: similarities are computed once per pair. */
+const similarityCache = new Map<string, Map<string, number>>();
+
+/** 1 for equal words; short words (likely abbreviations) must match exactly. */
+export function wordSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const longest = Math.max(a.length, b.length);
+  if (Math.min(a.length, b.length) < 4) return 0;
+  // lengths this far apart cannot reach MIN_WORD_SIMILARITY
+  if (longest - Math.min(a.length, b.length) > (1 - MIN_WORD_SIMILARITY) * longest) return 0;
+  let forA = similarityCache.get(a);
+  const cached = forA?.get(b);
+  if (cached !== undefined) return cached;
+  // "subtotal" holds "total" but is another word; OCR noise changes letters rather than adding a word
+  const similarity = (a.includes(b) || b.includes(a)) && !isInflection(a, b) ? 0 : 1 - levenshtein(a, b) / longest;
+  if (!forA) {
+    if (similarityCache.size >= SIMILARITY_CACHE_LIMIT) similarityCache.clear();
+    forA = new Map();
+    similarityCache.set(a, forA);
+  }
+  forA.set(b, similarity);
+  return similarity;
+}
+
+function isInflection(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.startsWith(short) && ['s', 'es', '.'].includes(long.slice(short.length));
+}
+
+const MIN_WORD_SIMILARITY = 0.75;
+
+/**
+ * Every occurrence of a phrase (normalised words) in a token sequence, also
+ * across missing or extra spaces ("subtotal" vs "sub total"), best first.
+ */
+export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch[] {
+  if (phrase.length === 0) return [];
+  const matches: PhraseMatch[] = [];
+  for (let first = 0; first + phrase.length <= tokens.length; first++) {
+    let total = 0;
+    let ok = true;
+    for (let k = 0; k < phrase.length && ok; k++) {
+      const similarity = wordSimilarity(tokens[first + k]!.norm, phrase[k]!);
+      if (similarity < MIN_WORD_SIMILARITY) ok = false;
+      total += similarity;
+    }
+    if (ok) matches.push({ score: total / phrase.length, first, last: first + phrase.length });
+  }
+  const joinedPhrase = phrase.join('');
+  if (joinedPhrase.length >= 5) {
+    const slack = (1 - MIN_WORD_SIMILARITY) * joinedPhrase.length;
+    for (let size = Math.max(1, phrase.length - 1); size <= phrase.length + 1; size++) {
+      if (size === phrase.length) continue;
+      for (let first = 0; first + size <= tokens.length; first++) {
+        let length = 0;
+        for (let k = first; k < first + size; k++) length += tokens[k]!.norm.length;
+        if (Math.abs(length - joinedPhrase.length) > slack) continue;
+        let joined = '';
+        for (let k = first; k < first + size; k++) joined += tokens[k]!.norm;
+        const similarity = joined === joinedPhrase ? 1 : wordSimilarity(joined, joinedPhrase);
+        if (similarity >= 0.85) matches.push({ score: similarity * 0.97, first, last: first + size });
+      }
+    }
+  }
+  return matches.sort((a, b) => b.score - a.score || a.first - b.first);
+}
+
+export function matchPhrase(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch | undefined {
+  return matchPhraseAll(tokens, phrase)[0];
+}

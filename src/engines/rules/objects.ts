@@ -1,0 +1,153 @@
+/**
+ * Walks the caller's schema: scalars are looked up by label, nested objects
+ * inside their labelled block (or with their parent's words), lists of
+ * objects from tables and lists of scalars from every labelled occurrence.
+ */
+import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/schema-view.js';
+import type { JsonSchema } from '../../extract/schema.js';
+import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
+import { findBlock } from './blocks.js';
+import { extractScalar, labelledValues, present, type FieldContext } from './fields.js';
+import { findBusinessName } from './header.js';
+import { hintsFor, type FieldHints } from './labels.js';
+import type { RuleLine } from './lines.js';
+import { kindFor } from './kinds.js';
+import { findValues } from './parsers.js';
+import { extractTable } from './tables.js';
+
+export interface ExtractionContext {
+  root: JsonSchema;
+  dayFirst: boolean;
+  signal: AbortSignal;
+}
+
+interface Scope {
+  lines: readonly RuleLine[];
+  /** Words of the enclosing properties, e.g. ["customer"] for customer.name. */
+  parentWords: string[];
+  /** Only labels that include the parent's words count (a party searched outside its block). */
+  qualifiedOnly: boolean;
+  /** Inside the issuer (vendor, seller...): a bare "Name:" is not the issuer's name. */
+  issuer: boolean;
+  inBlock: boolean;
+  /** Object schemas being filled above this one; a recursive schema stops where it repeats. */
+  ancestors: ReadonlySet<unknown>;
+}
+
+const MAX_DEPTH = 8;
+const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
+
+/**
+ * The candidate object for the root schema. Long documents take a while, so
+ * the event loop gets a turn between top-level properties.
+ */
+export async function extractObject(view: SchemaView, lines: readonly RuleLine[], context: ExtractionContext): Promise<Record<string, unknown>> {
+  const scope: Scope = { lines, parentWords: [], qualifiedOnly: false, issuer: false, inBlock: false, ancestors: new Set([context.root]) };
+  const result: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(view.properties)) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    context.signal.throwIfAborted();
+    const propertyView = viewSchema(schema, context.root);
+    setOwn(result, name, extractProperty(schema, propertyView, scopedHints(name, propertyView, scope), scope, context));
+  }
+  return result;
+}
+
+function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(view.properties)) {
+    context.signal.throwIfAborted();
+    const propertyView = viewSchema(schema, context.root);
+    setOwn(result, name, extractProperty(schema, propertyView, scopedHints(name, propertyView, scope), scope, context));
+  }
+  return result;
+}
+
+function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
+  const hints = hintsFor(name, view.description, scope.parentWords);
+  const issuerName = scope.issuer && (hints.concepts.has('name') || hints.concepts.has('business'));
+  if (!scope.qualifiedOnly && !issuerName) return hints;
+  const qualified = hints.labels.filter((label) => scope.parentWords.every((word) => label.words.includes(word)));
+  return { ...hints, labels: qualified };
+}
+
+function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): unknown {
+  const fieldContext: FieldContext = { lines: scope.lines, dayFirst: context.dayFirst, inBlock: scope.inBlock };
+  if (view.types.includes('object') && Object.keys(view.properties).length > 0) {
+    const identity = followRefs(schema, context.root);
+    if (scope.ancestors.has(identity) || scope.ancestors.size > MAX_DEPTH) return null;
+    return extractNested(view, hints, { ...scope, ancestors: new Set([...scope.ancestors, identity]) }, context);
+  }
+  if (view.types.includes('array') && !view.types.includes('string')) {
+    const itemView = viewSchema(view.items ?? true, context.root);
+    if (itemView.types.includes('object')) return extractTable(itemView, context.root, scope.lines);
+    return extractList(itemView, hints, fieldContext);
+  }
+  return extractScalar(view, hints, fieldContext);
+}
+
+/** customer.name is searched under "Customer:" / "Bill to:"; vendor.name also in the document header. */
+function extractNested(view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): Record<string, unknown> | null {
+  const parentWords = [...scope.parentWords, ...hints.nameWords];
+  const isIssuer = hints.concepts.has('business');
+  const isOtherParty = !isIssuer && (hints.concepts.has('customer') || hints.nameWords.some((w) => PARTY_WORDS.has(w)));
+  const block = findBlock(scope.lines, hints, isIssuer || isOtherParty);
+  if (block) {
+    const fromBlock = extractProperties(view, { ...scope, lines: block, parentWords, qualifiedOnly: false, issuer: false, inBlock: true }, context);
+    if (!isEmptyRecord(fromBlock) || isOtherParty) return isEmptyRecord(fromBlock) ? null : fromBlock;
+  }
+  const result = extractProperties(view, { ...scope, parentWords, qualifiedOnly: isOtherParty, issuer: isIssuer, inBlock: false }, context);
+  if (isIssuer) fillIssuerName(result, view, scope.lines, hints);
+  // an object of which nothing was found is itself not found
+  return isEmptyRecord(result) ? null : result;
+}
+
+function isEmptyRecord(record: Record<string, unknown>): boolean {
+  return Object.values(record).every((value) => value === null || (Array.isArray(value) && value.length === 0));
+}
+
+function followRefs(schema: unknown, root: JsonSchema): unknown {
+  let current = schema;
+  for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current['$ref'] === 'string'; hops++) {
+    current = resolveLocalRef(root, current['$ref']);
+  }
+  return current;
+}
+
+/** vendor.name / seller.company: the business name from the header when no label announced it. */
+function fillIssuerName(result: Record<string, unknown>, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints): void {
+  for (const name of Object.keys(view.properties)) {
+    const child = hintsFor(name);
+    const isName = child.concepts.has('name') || child.concepts.has('business');
+    if (isName && result[name] === null) result[name] = findBusinessName(lines, hints.negatives)?.text ?? null;
+  }
+}
+
+/** Every labelled occurrence; contact details and links also without a label. */
+function extractList(itemView: SchemaView, listHints: FieldHints, context: FieldContext): unknown[] {
+  const hints = singularHints(listHints);
+  const kind = kindFor(itemView, hints);
+  const values: unknown[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, value: unknown): void => {
+    if (value === null || value === undefined || seen.has(text)) return;
+    seen.add(text);
+    values.push(value);
+  };
+  for (const found of labelledValues(kind, hints, context).sort((a, b) => a.line.index - b.line.index)) {
+    add(found.found.text, present(found.found, kind, itemView, hints));
+  }
+  if (values.length === 0 && (kind === 'email' || kind === 'phone' || kind === 'url')) {
+    for (const line of context.lines) for (const found of findValues(kind, line.text, context.dayFirst)) add(found.text, found.text);
+  }
+  return values;
+}
+
+/** "emails" is labelled "Email", "parties" "Party". */
+function singularHints(hints: FieldHints): FieldHints {
+  const singular = (word: string): string =>
+    word.length <= 3 ? word : word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('sses') ? word.slice(0, -2) : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  const nameWords = hints.nameWords.map(singular);
+  const rebuilt = hintsFor(nameWords.join('_'), hints.description);
+  return { ...rebuilt, labels: [...rebuilt.labels, ...hints.labels] };
+}

@@ -1,0 +1,153 @@
+/**
+ * Finding, reading and re-printing calendar dates and clock times in the
+ * many ways documents print them.
+ */
+import { ENGLISH_MONTHS, MONTH_PATTERN, monthNumber } from './month-names.js';
+
+export interface DateParts {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export interface TimeParts {
+  hour: number;
+  minute: number;
+  second: number;
+  /** "Z" or "+hh:mm" when printed. */
+  offset?: string;
+}
+
+export interface DateMatch {
+  parts: DateParts;
+  /** The date exactly as printed. */
+  text: string;
+  index: number;
+}
+
+export interface TimeMatch {
+  parts: TimeParts;
+  text: string;
+  index: number;
+}
+
+export interface DateReadOptions {
+  /** How to read 03/04/2024 when neither part exceeds 12. */
+  dayFirst: boolean;
+}
+
+type Reader = (groups: string[], options: DateReadOptions) => DateParts | undefined;
+
+const MONTH = `(${MONTH_PATTERN})\\.?(?![a-z])`;
+const ORDINAL = '(?:st|nd|rd|th|er|e|\\.)?';
+
+const READERS: Array<[RegExp, Reader]> = [
+  // 2024-03-14, 2024/3/14, 2024.03.14
+  [/(?<!\d)(\d{4})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)/gi, ([y, , m, d]) => partsOf(y, m, d)],
+  // 14/03/2024, 3-14-24, 10.07.13
+  [/(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d)/gi, ([a, , b, y], options) => dayMonth(a!, b!, y!, options)],
+  // 14 Mar 2024, 14-MAR-24, 14th of March 2024, 15MAR18
+  [new RegExp(`(?<![\\d])(\\d{1,2})${ORDINAL}(?:\\s+of)?[\\s\\-./,]*${MONTH}[\\s\\-./,]*('?\\d{4}|'?\\d{2})(?!\\d)`, 'gi'),
+    ([d, month, y]) => partsOf(y, String(monthNumber(month!) ?? ''), d)],
+  // March 14, 2024, Feb11.2012, Mar 14 2024
+  [new RegExp(`(?<![a-z])${MONTH}[\\s\\-./,]*(\\d{1,2})${ORDINAL}[\\s,.\\-/]*('?\\d{4}|'\\d{2}|\\d{2})(?![\\d:])`, 'gi'),
+    ([month, d, y]) => partsOf(y, String(monthNumber(month!) ?? ''), d)],
+  // 20180306
+  [/(?<![\d.,])((?:19|20)\d{2})(\d{2})(\d{2})(?![\d.,]\d|\d)/g, ([y, m, d]) => partsOf(y, m, d)],
+];
+
+/** Every date in the text, left to right, without overlaps. */
+export function findDates(text: string, options: DateReadOptions = { dayFirst: true }): DateMatch[] {
+  const found: DateMatch[] = [];
+  for (const [pattern, read] of READERS) {
+    for (const match of text.matchAll(pattern)) {
+      const index = match.index ?? 0;
+      const end = index + match[0].length;
+      if (found.some((other) => index < other.index + other.text.length && other.index < end)) continue;
+      const parts = read(match.slice(1), options);
+      if (parts) found.push({ parts, text: match[0].trim(), index });
+    }
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+
+export function parseDate(text: string, options: DateReadOptions = { dayFirst: true }): DateParts | null {
+  return findDates(text, options)[0]?.parts ?? null;
+}
+
+function dayMonth(first: string, second: string, year: string, options: DateReadOptions): DateParts | undefined {
+  const a = Number(first);
+  const b = Number(second);
+  const monthFirst = a <= 12 && b > 12 ? true : a > 12 && b <= 12 ? false : !options.dayFirst;
+  return monthFirst ? partsOf(year, first, second) : partsOf(year, second, first);
+}
+
+function partsOf(yearText: string | undefined, monthText: string | undefined, dayText: string | undefined): DateParts | undefined {
+  if (!yearText || !monthText || !dayText) return undefined;
+  const digits = yearText.replace("'", '');
+  let year = Number(digits);
+  // POSIX strptime pivot: 69-99 are 19xx, 00-68 are 20xx
+  if (digits.length === 2) year += year >= 69 ? 1900 : 2000;
+  const month = Number(monthText);
+  const day = Number(dayText);
+  if (!Number.isInteger(year) || year < 1000 || year > 2999) return undefined;
+  if (!Number.isInteger(month) || month < 1 || month > 12) return undefined;
+  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) return undefined;
+  return { year, month, day };
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const TIME_PATTERN = /(?<![\d:])(\d{1,2})\s?[:h]\s?(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*([ap])\.?\s?m\.?(?![a-z]))?(?:\s*(Z|[+-]\d{2}:?\d{2})(?![\d]))?(?![\d:])/gi;
+
+/** Every clock time ("19:19", "8:35PM", "09:47:16 pm", "14h30") in the text. */
+export function findTimes(text: string): TimeMatch[] {
+  const found: TimeMatch[] = [];
+  for (const match of text.matchAll(TIME_PATTERN)) {
+    const [whole, h = '', m = '', s, meridiem, offset] = match;
+    let hour = Number(h);
+    const minute = Number(m);
+    const second = s === undefined ? 0 : Number(s);
+    if (meridiem) {
+      if (hour < 1 || hour > 12) continue;
+      hour = (hour % 12) + (meridiem.toLowerCase() === 'p' ? 12 : 0);
+    }
+    if (hour > 23 || minute > 59 || second > 59) continue;
+    const parts: TimeParts = { hour, minute, second };
+    if (offset) parts.offset = offset.toUpperCase() === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+    found.push({ parts, text: whole.trim(), index: match.index ?? 0 });
+  }
+  return found;
+}
+
+export function parseTime(text: string): TimeParts | null {
+  return findTimes(text)[0]?.parts ?? null;
+}
+
+/** Prints a date with a pattern of YYYY, YY, MMMM, MMM, MM, M, DD, D tokens (other characters kept). */
+export function formatDate(parts: DateParts, pattern: string): string {
+  const monthName = ENGLISH_MONTHS[parts.month - 1] ?? '';
+  const tokens: Record<string, string> = {
+    YYYY: String(parts.year).padStart(4, '0'),
+    YY: String(parts.year % 100).padStart(2, '0'),
+    MMMM: monthName.charAt(0).toUpperCase() + monthName.slice(1),
+    MMM: monthName.charAt(0).toUpperCase() + monthName.slice(1, 3),
+    MM: String(parts.month).padStart(2, '0'),
+    M: String(parts.month),
+    DD: String(parts.day).padStart(2, '0'),
+    D: String(parts.day),
+  };
+  return pattern.replace(/YYYY|YY|MMMM|MMM|MM|M|DD|D/g, (token) => tokens[token] ?? token);
+}
+
+export function formatTime(parts: TimeParts, withSeconds: boolean): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return withSeconds ? `${pad(parts.hour)}:${pad(parts.minute)}:${pad(parts.second)}` : `${pad(parts.hour)}:${pad(parts.minute)}`;
+}
+
+export function formatIsoDateTime(date: DateParts, time: TimeParts | null): string {
+  const clock = time ?? { hour: 0, minute: 0, second: 0 };
+  return `${formatDate(date, 'YYYY-MM-DD')}T${formatTime(clock, true)}${time?.offset ?? 'Z'}`;
+}

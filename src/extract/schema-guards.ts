@@ -1,0 +1,102 @@
+/**
+ * Refuses caller schemas that would be expensive to compile or that point
+ * outside themselves. Ajv never fetches without `loadSchema`, but a clear 400
+ * naming the offending `$ref` is better than a compile error.
+ */
+import { badRequest } from '../errors.js';
+import type { JsonSchema } from './schema.js';
+import { childSchemas, formatSchemaPath, isSchemaObject } from './schema-walk.js';
+
+export const MAX_SCHEMA_DEPTH = 32;
+export const MAX_SCHEMA_PROPERTIES = 2000;
+/** Raw JSON nesting, including data keywords; keeps later recursive code off the stack limit. */
+const MAX_JSON_DEPTH = 128;
+
+const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];
+/** Only used to resolve relative `$id`s; nothing is ever fetched from it. */
+const PLACEHOLDER_BASE = 'https://docshape.invalid/schema.json';
+
+export function checkSchemaSize(schema: JsonSchema, field: string): void {
+  checkJsonDepth(schema, field);
+  let properties = 0;
+  const visit = (node: JsonSchema, depth: number): void => {
+    if (depth > MAX_SCHEMA_DEPTH) {
+      throw badRequest(`${field} is nested too deeply (more than ${MAX_SCHEMA_DEPTH} levels)`);
+    }
+    if (isSchemaObject(node['properties'])) properties += Object.keys(node['properties']).length;
+    if (properties > MAX_SCHEMA_PROPERTIES) {
+      throw badRequest(`${field} has too many properties (more than ${MAX_SCHEMA_PROPERTIES})`);
+    }
+    for (const child of childSchemas(node)) {
+      if (isSchemaObject(child.schema)) visit(child.schema, depth + 1);
+    }
+  };
+  visit(schema, 1);
+}
+
+function checkJsonDepth(value: unknown, field: string): void {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw badRequest(`${field} is nested too deeply (more than ${MAX_JSON_DEPTH} levels of JSON)`);
+    for (const child of Object.values(current)) stack.push({ value: child, depth: depth + 1 });
+  }
+}
+
+interface RefSite {
+  path: string[];
+  ref: string;
+  base: URL;
+}
+
+/** Rejects every reference that does not resolve inside the schema itself. */
+export function checkNoRemoteRefs(schema: JsonSchema, field: string): void {
+  const embedded = new Set<string>();
+  const refs: RefSite[] = [];
+  const visit = (node: JsonSchema, path: string[], parentBase: URL): void => {
+    const base = withId(node, parentBase, path, field);
+    if (base !== parentBase) embedded.add(withoutFragment(base));
+    for (const keyword of REF_KEYWORDS) {
+      const ref = node[keyword];
+      if (ref === undefined) continue;
+      if (typeof ref !== 'string') throw badRequest(`${formatSchemaPath(field, [...path, keyword])} must be a string`);
+      refs.push({ path: [...path, keyword], ref, base });
+    }
+    for (const child of childSchemas(node)) {
+      if (isSchemaObject(child.schema)) visit(child.schema, [...path, ...child.path], base);
+    }
+  };
+  const root = new URL(PLACEHOLDER_BASE);
+  embedded.add(withoutFragment(root));
+  visit(schema, [], root);
+  for (const site of refs) {
+    if (site.ref.startsWith('#')) continue;
+    const target = resolveUrl(site.ref, site.base);
+    if (target && embedded.has(withoutFragment(target))) continue;
+    throw badRequest(`${formatSchemaPath(field, site.path)}: remote references are not allowed`);
+  }
+}
+
+function withId(node: JsonSchema, base: URL, path: string[], field: string): URL {
+  const id = node['$id'];
+  if (id === undefined) return base;
+  if (typeof id !== 'string') throw badRequest(`${formatSchemaPath(field, [...path, '$id'])} must be a string`);
+  // draft-07 style `$id: "#name"` is an anchor, not a new base
+  if (id.startsWith('#')) return base;
+  const resolved = resolveUrl(id, base);
+  if (!resolved) throw badRequest(`${formatSchemaPath(field, [...path, '$id'])} is not a valid URI reference`);
+  return resolved;
+}
+
+function resolveUrl(reference: string, base: URL): URL | undefined {
+  try {
+    return new URL(reference, base);
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutFragment(url: URL): string {
+  return url.href.replace(/#.*$/, '');
+}

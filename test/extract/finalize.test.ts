@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { AppError } from '../../src/errors.js';
+import { finalize, type FinalizeOptions } from '../../src/extract/finalize.js';
+import { compileCallerSchema, type JsonSchema } from '../../src/extract/schema.js';
+
+/** Finalizes one value under one property schema and checks the result against the nullable validator. */
+function one(propertySchema: JsonSchema, value: unknown, options?: FinalizeOptions): unknown {
+  const compiled = compileCallerSchema({ type: 'object', properties: { v: propertySchema } });
+  const result = finalize({ v: value }, compiled, options) as Record<string, unknown>;
+  expect(compiled.validateNullable(result), JSON.stringify(result)).to.equal(true);
+  return result['v'];
+}
+
+function expectCases(propertySchema: JsonSchema, cases: Array<[unknown, unknown]>, options?: FinalizeOptions): void {
+  for (const [input, expected] of cases) {
+    expect(one(propertySchema, input, options), `${JSON.stringify(input)} under ${JSON.stringify(propertySchema)}`).to.deep.equal(expected);
+  }
+}
+
+describe('finalize: coercion', () => {
+  it('reads numbers as printed', () => {
+    expectCases({ type: 'number' }, [
+      ['1,234.56', 1234.56],
+      ['1.234,56', 1234.56],
+      ['RM 12.50', 12.5],
+      ['$60.44', 60.44],
+      ['£23.95', 23.95],
+      ['Eur154,40', 154.4],
+      ['(12.00)', -12],
+      ['12.50-', -12.5],
+      ['-$5.00', -5],
+      ['1 234,56', 1234.56],
+      ['1,234', 1234],
+      ['0,5', 0.5],
+      ['20%', 20],
+      [42, 42],
+      ['2 x 14.50', null],
+      ['14/03/2024', null],
+      ['12 50', null],
+      ['abc', null],
+      ['1e400', null],
+      [Infinity, null],
+    ]);
+  });
+
+  it('reads integers and refuses fractions', () => {
+    expectCases({ type: 'integer' }, [['12', 12], ['1,000', 1000], [3.0, 3], ['12.5', null], [12.5, null], ['qty 4', 4]]);
+  });
+
+  it('reads booleans from yes/no, checkmarks and words', () => {
+    expectCases({ type: 'boolean' }, [
+      ['Yes', true], ['no', false], ['x', true], ['checked', true], ['☐', false], ['TRUE', true], [1, true], [0, false], ['maybe', null],
+    ]);
+  });
+
+  it('turns numbers into strings and lists into single values', () => {
+    expectCases({ type: 'string' }, [[42, '42'], ['  padded  ', 'padded'], [['only'], 'only'], ['', null], ['N/A', null], [{ a: 1 }, null]]);
+  });
+
+  it('wraps a single value where a list is wanted and drops empty items', () => {
+    expectCases({ type: 'array', items: { type: 'string' } }, [['one', ['one']], [['a', null, '', 'b'], ['a', 'b']], [null, []]]);
+    expectCases({ type: 'array', items: { type: 'number' } }, [[['1,5', 'x', 3], [1.5, 3]]]);
+  });
+
+  it('matches enums ignoring case, spaces and punctuation, else null', () => {
+    const schema = { type: 'string', enum: ['credit_card', 'cash', 'bank transfer'] };
+    expectCases(schema, [['Credit Card', 'credit_card'], ['CASH', 'cash'], ['bank-transfer', 'bank transfer'], ['bitcoin', null]]);
+    expectCases({ enum: [1, 2, 3] }, [['2', 2], [4, null]]);
+  });
+
+  it('follows $ref and anyOf with null (Optional fields)', () => {
+    const compiled = compileCallerSchema({
+      type: 'object',
+      properties: {
+        amount: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+        vendor: { $ref: '#/$defs/Vendor' },
+      },
+      $defs: { Vendor: { type: 'object', properties: { zip: { type: 'integer' } } } },
+    });
+    expect(finalize({ amount: '$1,200.00', vendor: { zip: '90210' } }, compiled)).to.deep.equal({ amount: 1200, vendor: { zip: 90210 } });
+  });
+});
+
+describe('finalize: shape', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      invoice_number: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+      vendor: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false },
+    },
+    required: ['invoice_number'],
+    additionalProperties: false,
+  };
+
+  it('fills missing values with null and missing lists with []', () => {
+    expect(finalize({}, compileCallerSchema(schema))).to.deep.equal({ invoice_number: null, tags: [], vendor: null });
+    expect(finalize({ vendor: {} }, compileCallerSchema(schema))).to.deep.equal({ invoice_number: null, tags: [], vendor: { name: null } });
+  });
+
+  it('drops properties the schema closes out, keeps them when it does not', () => {
+    const closed = finalize({ invoice_number: 'A1', extra: 1, vendor: { name: 'X', vat: '1' } }, compileCallerSchema(schema));
+    expect(closed).to.deep.equal({ invoice_number: 'A1', tags: [], vendor: { name: 'X' } });
+    const open = finalize({ a: '1', extra: 1 }, compileCallerSchema({ type: 'object', properties: { a: { type: 'number' } } }));
+    expect(open).to.deep.equal({ a: 1, extra: 1 });
+  });
+
+  it('finds a property a model spelled differently', () => {
+    expect(finalize({ 'Invoice Number': 'A1' }, compileCallerSchema(schema))).to.deep.include({ invoice_number: 'A1' });
+  });
+
+  it('keeps a property named __proto__ as data', () => {
+    const compiled = compileCallerSchema({ type: 'object', properties: { __proto__: { type: 'string' } } });
+    const result = finalize(JSON.parse('{"__proto__": "x"}'), compiled) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(result)).to.equal(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).to.equal('x');
+  });
+
+  it('refuses a candidate that is not an object', () => {
+    for (const candidate of [null, 'text', [1]]) {
+      expect(() => finalize(candidate, compileCallerSchema(schema))).to.throw(AppError).with.property('code', 'engine_failed');
+    }
+  });
+});
+
+describe('finalize: dates and times', () => {
+  it('re-prints format: date as YYYY-MM-DD from many printed forms', () => {
+    expectCases({ type: 'string', format: 'date' }, [
+      ['14/03/2024', '2024-03-14'],
+      ['14-03-24', '2024-03-14'],
+      ['2024-03-14', '2024-03-14'],
+      ['14 Mar 2024', '2024-03-14'],
+      ['March 14, 2024', '2024-03-14'],
+      ['14th of March 2024', '2024-03-14'],
+      ['10.07.13', '2013-07-10'],
+      ['20180306', '2018-03-06'],
+      ['Feb11.2012', '2012-02-11'],
+      ['30-DEC-2016', '2016-12-30'],
+      ['15MAR18', '2018-03-15'],
+      ['1. März 2024', '2024-03-01'],
+      ['Date: 25/12/2018 10:22', '2018-12-25'],
+      ['31/02/2024', null],
+      ['soon', null],
+    ]);
+  });
+
+  it('reads day first by default, month first when asked, and either when one part exceeds 12', () => {
+    expectCases({ type: 'string', format: 'date' }, [['03/04/2024', '2024-04-03'], ['12/30/2016', '2016-12-30'], ['30/12/2016', '2016-12-30']]);
+    expectCases({ type: 'string', format: 'date' }, [['03/04/2024', '2024-03-04'], ['30/12/2016', '2016-12-30']], { dayFirst: false });
+  });
+
+  it('uses the format the description asks for', () => {
+    expectCases({ type: 'string', description: 'Invoice date, DD/MM/YYYY' }, [['2024-03-14', '14/03/2024'], ['March 4, 2024', '04/03/2024']]);
+    expectCases({ type: 'string', description: 'in MM/DD/YYYY format' }, [['14.03.2024', '03/14/2024']]);
+    expectCases({ type: 'string', description: 'formatted DD.MM.YYYY' }, [['2024-03-14', '14.03.2024']]);
+    expectCases({ type: 'string', description: 'normalised to yyyy-mm-dd' }, [['14 Mar 2024', '2024-03-14']]);
+    expectCases({ type: 'string', description: 'The date in ISO 8601' }, [['14/03/2024', '2024-03-14']]);
+  });
+
+  it('keeps the printed form when the description says so', () => {
+    expectCases({ type: 'string', description: 'Date exactly as printed on the receipt, keeping its original format' }, [['15 MAR 2018', '15 MAR 2018'], ['12-01-19', '12-01-19']]);
+    expectCases({ type: 'string', description: 'Transaction date as printed' }, [['03/04/2024', '03/04/2024']]);
+  });
+
+  it('does not touch strings that ask for no date form', () => {
+    expectCases({ type: 'string', description: 'Invoice number' }, [['14/03/2024', '14/03/2024']]);
+  });
+
+  it('prints date-time and time in RFC 3339 form', () => {
+    expectCases({ type: 'string', format: 'date-time' }, [
+      ['14/03/2024 10:22', '2024-03-14T10:22:00Z'],
+      ['2024-03-14T10:22:00+01:00', '2024-03-14T10:22:00+01:00'],
+      ['March 14, 2024 8:35PM', '2024-03-14T20:35:00Z'],
+    ]);
+    expectCases({ type: 'string', format: 'time' }, [['8:35PM', '20:35:00Z'], ['19:19', '19:19:00Z'], ['late', null]]);
+    expectCases({ type: 'string', description: 'Time as HH:MM (24-hour)' }, [['09:47:16PM', '21:47']]);
+  });
+});
+
+describe('finalize: validation', () => {
+  it('nulls values that break their own constraints and keeps the rest', () => {
+    const compiled = compileCallerSchema({
+      type: 'object',
+      properties: {
+        total: { type: 'number', minimum: 0 },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+        note: { type: 'string' },
+      },
+    });
+    expect(finalize({ total: '-5', code: 'usd', note: 'kept' }, compiled)).to.deep.equal({ total: null, code: null, note: 'kept' });
+  });
+
+  it('drops failing list items, truncates overlong lists, removes duplicates', () => {
+    const compiled = compileCallerSchema({
+      type: 'object',
+      properties: {
+        rows: { type: 'array', items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1 } }, required: ['qty'] } },
+        codes: { type: 'array', items: { type: 'string', maxLength: 3 }, maxItems: 2, uniqueItems: true },
+      },
+    });
+    const result = finalize({ rows: [{ qty: '2' }, { qty: 'x' }, { qty: 0 }, { qty: 3 }], codes: ['ab', 'ab', 'toolong', 'cd', 'ef'] }, compiled);
+    expect(result).to.deep.equal({ rows: [{ qty: 2 }, { qty: 3 }], codes: ['ab', 'cd'] });
+  });
+
+  it('drops rows with no value at all', () => {
+    const compiled = compileCallerSchema({ type: 'object', properties: { rows: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } } } });
+    expect(finalize({ rows: [{ a: 'x' }, { a: '' }, {}] }, compiled)).to.deep.equal({ rows: [{ a: 'x' }] });
+  });
+
+  it('fails as engine_failed, with details, when the object itself cannot pass', () => {
+    const compiled = compileCallerSchema({ type: 'object', properties: { a: { type: 'string' } }, minProperties: 3 });
+    try {
+      finalize({ a: 'x' }, compiled);
+      expect.fail('expected finalize to throw');
+    } catch (error) {
+      expect(error).to.be.instanceOf(AppError);
+      const appError = error as AppError;
+      expect(appError.code).to.equal('engine_failed');
+      expect(appError.message).to.equal('extracted object does not match the schema');
+      expect(appError.details).to.deep.equal(['/ must NOT have fewer than 3 properties']);
+    }
+  });
+});

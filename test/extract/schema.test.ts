@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import { AppError } from '../../src/errors.js';
+import { compileCallerSchema, makeNullable, type JsonSchema } from '../../src/extract/schema.js';
+
+function compileError(schema: unknown, field?: string): AppError {
+  try {
+    compileCallerSchema(schema, field);
+  } catch (error) {
+    expect(error).to.be.instanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected the schema to be refused');
+}
+
+describe('compileCallerSchema', () => {
+  it('compiles a 2020-12 schema and validates with it', () => {
+    const compiled = compileCallerSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+    });
+    expect(compiled.dialect).to.equal('2020-12');
+    expect(compiled.validate({ pair: ['a', 1] })).to.equal(true);
+    expect(compiled.validate({ pair: [1, 'a'] })).to.equal(false);
+  });
+
+  it('compiles a draft-07 schema with tuple items and definitions', () => {
+    const compiled = compileCallerSchema({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      definitions: { money: { type: 'number', minimum: 0 } },
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { $ref: '#/definitions/money' }] } },
+    });
+    expect(compiled.dialect).to.equal('draft-07');
+    expect(compiled.validate({ pair: ['a', 1] })).to.equal(true);
+    expect(compiled.validate({ pair: ['a', -1] })).to.equal(false);
+  });
+
+  it('reads a schema without $schema as 2020-12, and as draft-07 when only that fits', () => {
+    expect(compileCallerSchema({ type: 'object', properties: { a: { type: 'string' } } }).dialect).to.equal('2020-12');
+    expect(compileCallerSchema({ type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } }).dialect).to.equal('draft-07');
+  });
+
+  it('accepts unknown keywords and unknown formats', () => {
+    const compiled = compileCallerSchema({ type: 'object', 'x-label': 'Invoice', properties: { a: { type: 'string', format: 'vendor-code', examples: ['X'] } } });
+    expect(compiled.validate({ a: 'anything' })).to.equal(true);
+  });
+
+  it('refuses a remote $ref with a 400 naming it', () => {
+    const error = compileError({ type: 'object', properties: { x: { $ref: 'https://example.com/schemas/x.json' } } });
+    expect(error.status).to.equal(400);
+    expect(error.message).to.equal('schema.properties.x.$ref: remote references are not allowed');
+  });
+
+  it('refuses a reference that is remote only relative to $id', () => {
+    const error = compileError({ $id: 'https://example.com/schemas/root.json', type: 'object', properties: { x: { $ref: 'item.json#/a' } } });
+    expect(error.message).to.equal('schema.properties.x.$ref: remote references are not allowed');
+  });
+
+  it('allows references to resources embedded in the schema', () => {
+    const compiled = compileCallerSchema({
+      $id: 'https://example.com/root.json',
+      type: 'object',
+      properties: { x: { $ref: 'item.json' } },
+      $defs: { item: { $id: 'item.json', type: 'string' } },
+    });
+    expect(compiled.validate({ x: 'a' })).to.equal(true);
+    expect(compiled.validate({ x: 1 })).to.equal(false);
+  });
+
+  it('keeps equal $ids of different callers apart', () => {
+    const first = compileCallerSchema({ $id: 'receipt.json', type: 'object', properties: { total: { type: 'string' } } });
+    const second = compileCallerSchema({ $id: 'receipt.json', type: 'object', properties: { total: { type: 'number' } } });
+    expect(first.validate({ total: 'x' })).to.equal(true);
+    expect(second.validate({ total: 'x' })).to.equal(false);
+  });
+
+  it('refuses schemas whose root is not an object schema', () => {
+    expect(compileError({ type: 'string' }).message).to.match(/^schema: the root must be an object schema/);
+    expect(compileError({ type: 'array', items: { type: 'object' } }).status).to.equal(400);
+    expect(compileError([{ type: 'object' }]).message).to.equal('schema must be a JSON Schema object');
+    expect(compileError(null).message).to.equal('schema must be a JSON Schema object');
+    expect(compileError('{"type":"object"}').status).to.equal(400);
+  });
+
+  it('accepts a root that is a $ref to an object definition', () => {
+    const compiled = compileCallerSchema({ $ref: '#/$defs/Invoice', $defs: { Invoice: { type: 'object', properties: { n: { type: 'string' } } } } });
+    expect(compiled.validate({ n: 'a' })).to.equal(true);
+  });
+
+  it('refuses an unsupported $schema version', () => {
+    const error = compileError({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' });
+    expect(error.message).to.match(/^schema\.\$schema: unsupported JSON Schema version/);
+  });
+
+  it('refuses a schema that does not compile, with the reason', () => {
+    const error = compileError({ type: 'object', properties: { a: { type: 'strin' } } });
+    expect(error.message).to.match(/^schema is not a usable JSON Schema: schema\.properties\.a\.type/);
+    expect(error.details).to.be.an('array').that.is.not.empty;
+    expect(compileError({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }).message).to.match(/not a usable JSON Schema: can't resolve reference/);
+    expect(compileError({ type: 'object', properties: { a: { type: 'string', pattern: '([' } } }).status).to.equal(400);
+  });
+
+  it('names the given field in its messages', () => {
+    expect(compileError({ type: 'integer' }, 'body.schema').message).to.match(/^body\.schema: /);
+  });
+
+  it('refuses absurdly deep or large schemas', () => {
+    let deep: JsonSchema = { type: 'string' };
+    for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { child: deep } };
+    expect(compileError(deep).message).to.match(/nested too deeply/);
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2001; i++) properties[`p${i}`] = { type: 'string' };
+    expect(compileError({ type: 'object', properties }).message).to.match(/too many properties/);
+  });
+
+  it('returns the cached compilation for a schema sent again', () => {
+    const schema = () => ({ type: 'object', properties: { cached: { type: 'string' } } });
+    expect(compileCallerSchema(schema())).to.equal(compileCallerSchema(schema()));
+  });
+
+  it('validates the nullable variant: null everywhere, empty lists', () => {
+    const compiled = compileCallerSchema({
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        kind: { enum: ['a', 'b'] },
+        items: { type: 'array', minItems: 1, items: { type: 'object', properties: { q: { type: 'integer' } }, required: ['q'] } },
+      },
+      required: ['name', 'kind', 'items'],
+      additionalProperties: false,
+    });
+    const empty = { name: null, kind: null, items: [] };
+    expect(compiled.validate(empty)).to.equal(false);
+    expect(compiled.validateNullable(empty)).to.equal(true);
+    expect(compiled.validateNullable({ name: null, kind: null, items: [{ q: null }] })).to.equal(true);
+    expect(compiled.validateNullable({ name: null, kind: 'c', items: [] })).to.equal(false);
+    expect(compiled.validateNullable({ name: null, kind: null, items: [null] })).to.equal(false);
+  });
+});
+
+describe('makeNullable', () => {
+  it('adds null to types, enums and consts of properties, deeply', () => {
+    const nullable = makeNullable({
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        b: { type: ['number', 'string'] },
+        c: { enum: ['x'] },
+        d: { const: 'k' },
+        e: { type: 'object', properties: { f: { type: 'integer' } } },
+      },
+    });
+    const properties = nullable['properties'] as Record<string, JsonSchema>;
+    expect(properties['a']).to.deep.equal({ type: ['string', 'null'] });
+    expect(properties['b']).to.deep.equal({ type: ['number', 'string', 'null'] });
+    expect(properties['c']).to.deep.equal({ enum: ['x', null] });
+    expect(properties['d']).to.deep.equal({ enum: ['k', null] });
+    expect(properties['e']).to.deep.equal({ type: ['object', 'null'], properties: { f: { type: ['integer', 'null'] } } });
+  });
+
+  it('wraps oneOf and $ref properties so that null matches exactly once', () => {
+    const compiled = compileCallerSchema({
+      type: 'object',
+      properties: {
+        either: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+        address: { $ref: '#/$defs/Address' },
+      },
+      $defs: { Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    });
+    expect(compiled.validateNullable({ either: null, address: null })).to.equal(true);
+    expect(compiled.validateNullable({ either: 'x', address: { city: null } })).to.equal(true);
+    expect(compiled.validateNullable({ either: true, address: {} })).to.equal(false);
+  });
+
+  it('keeps list items non-null and drops minItems and contains', () => {
+    const nullable = makeNullable({
+      type: 'object',
+      properties: { tags: { type: 'array', minItems: 2, contains: { const: 'x' }, items: { type: 'string' } } },
+    });
+    expect((nullable['properties'] as Record<string, unknown>)['tags']).to.deep.equal({ type: ['array', 'null'], items: { type: 'string' } });
+  });
+
+  it('does not change the schema it is given', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    makeNullable(schema);
+    expect(schema).to.deep.equal({ type: 'object', properties: { a: { type: 'string' } } });
+  });
+});
