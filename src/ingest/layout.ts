@@ -69,8 +69,9 @@ export function renderLayoutText(document: Document): string {
   for (const file of document.files) {
     for (const page of file.pages) {
       parts.push(pageMarker(file.index, file.filename, page.index));
+      // An empty page is just its marker: a placeholder sentence would be read as document text.
       const text = renderPageText(page);
-      parts.push(text === '' ? '(no text found on this page)' : text);
+      if (text !== '') parts.push(text);
       parts.push('');
     }
   }

@@ -54,7 +54,7 @@ describe('renderLayoutText', () => {
     expect(text).to.contain('\nInvoice date: 14/03/2024\n');
   });
 
-  it('marks files and pages, and says when a page has no text', () => {
+  it('marks files and pages, an empty page being only its marker', () => {
     const document: Document = {
       files: [
         { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, source: 'empty', lines: [] }] },
@@ -62,7 +62,7 @@ describe('renderLayoutText', () => {
       ],
     };
     const text = renderLayoutText(document);
-    expect(text).to.equal('--- file 1 (a.pdf), page 1 ---\n(no text found on this page)\n\n--- file 2 (b.png), page 1 ---\nhello\n');
+    expect(text).to.equal('--- file 1 (a.pdf), page 1 ---\n\n--- file 2 (b.png), page 1 ---\nhello\n');
   });
 
   it('separates paragraphs with a blank line when the vertical gap is large', () => {
