@@ -13,6 +13,7 @@ import type { FieldHints } from './labels.js';
 import { isNoise, mainText, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
 import { amountDigits, findValues, type Found } from './parsers.js';
+import { statedInProse } from './prose-fields.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -29,6 +30,9 @@ export function extractScalar(view: SchemaView, hints: FieldHints, context: Fiel
   const kind = kindFor(view, hints);
   const candidates = labelledValues(kind, hints, context);
   const chosen = choose(candidates, kind, hints);
+  // values stated in sentences (contracts, letters): see prose-fields.ts
+  const stated = statedInProse(kind, view, hints, context, chosen?.anchor);
+  if (stated) return stated.value;
   if (chosen) return present(chosen.found, kind, view, hints);
   return fallback(kind, view, hints, context);
 }

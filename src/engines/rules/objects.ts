@@ -13,6 +13,7 @@ import { hintsFor, type FieldHints } from './labels.js';
 import type { RuleLine } from './lines.js';
 import { kindFor } from './kinds.js';
 import { findValues } from './parsers.js';
+import { partiesInProse } from './prose-fields.js';
 import { extractTable } from './tables.js';
 
 export interface ExtractionContext {
@@ -140,6 +141,8 @@ function extractList(itemView: SchemaView, listHints: FieldHints, context: Field
   if (values.length === 0 && (kind === 'email' || kind === 'phone' || kind === 'url')) {
     for (const line of context.lines) for (const found of findValues(kind, line.text, context.dayFirst)) add(found.text, found.text);
   }
+  // the parties of an agreement are named in its opening clause and signature blocks, not after a label
+  if (values.length === 0) for (const name of partiesInProse(itemView, hints, context.lines)) add(name, name);
   return values;
 }
 
