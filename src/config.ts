@@ -22,7 +22,12 @@ export interface Config {
   };
   ocr: OcrConfig;
   pdf: { workers: number; renderDpi: number };
-  extractor: 'rules';
+  /** Requested engine; 'auto' is resolved at start by engines/create-engine.ts. */
+  extractor: ExtractorChoice;
+  llm: LlmConfig;
+  ollama: OllamaConfig;
+  openai: OpenAiConfig;
+  llamacpp: LlamaCppConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
 }
@@ -42,6 +47,52 @@ export interface OcrConfig {
   /** Directory holding <lang>.traineddata.gz; defaults to @tesseract.js-data/eng's best_int model. */
   langPath: string | undefined;
   recycleAfterJobs: number;
+}
+
+export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
+export type ExtractorChoice = (typeof EXTRACTORS)[number];
+
+/** What every language-model engine shares: budgets, retries, chunking. */
+export interface LlmConfig {
+  /** Largest context window asked for (prompt + answer), in tokens; long documents are split to fit. */
+  maxContextTokens: number;
+  /** Longest answer, in tokens. */
+  maxOutputTokens: number;
+  /** Extra model calls after an answer that does not fit the schema. */
+  maxRetries: number;
+  /** Time limit of one model call; then 504. */
+  timeoutMs: number;
+  /** Windows of a long document extracted at once. */
+  chunkConcurrency: number;
+  seed: number;
+  /** What to do with a value that appears nowhere in the document text. */
+  ungrounded: 'null' | 'keep';
+  /** Send page images to models that can see (Ollama `vision` capability). */
+  vision: boolean;
+}
+
+export interface OllamaConfig {
+  host: string;
+  model: string;
+  /** How long Ollama keeps the model loaded after a request (Ollama duration, e.g. "30m", "-1"). */
+  keepAlive: string;
+  /** How long the start-up probe waits for an answer. */
+  probeTimeoutMs: number;
+}
+
+export interface OpenAiConfig {
+  /** Base URL including /v1, e.g. http://127.0.0.1:8081/v1; undefined when not configured. */
+  baseUrl: string | undefined;
+  model: string;
+  apiKey: string | undefined;
+}
+
+export interface LlamaCppConfig {
+  /** GGUF file; undefined means "the first *.gguf in modelsDir, if any". */
+  modelPath: string | undefined;
+  modelsDir: string;
+  threads: number;
+  gpu: boolean;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -96,10 +147,46 @@ function readApiKeys(env: Env): string[] {
   return [...new Set(keys)];
 }
 
+function readExtractor(env: Env): ExtractorChoice {
+  return readChoice(env, 'EXTRACTOR', EXTRACTORS, 'auto');
+}
+
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${choices.map((c) => `"${c}"`).join(', ')}, got "${env[name]}"`);
+  }
+  return raw as T;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** Ollama accepts OLLAMA_HOST without a scheme ("127.0.0.1:11434"); so do we. */
+function readUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return withScheme.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL like http://127.0.0.1:11434, got "${raw}"`);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const cores = availableParallelism();
-  const extractor = (env.EXTRACTOR ?? 'rules').trim();
-  if (extractor !== 'rules') throw new ConfigError(`EXTRACTOR must be "rules", got "${extractor}"`);
+  const extractor = readExtractor(env);
+  if (extractor === 'openai' && !env.OPENAI_BASE_URL?.trim()) {
+    throw new ConfigError('EXTRACTOR=openai needs OPENAI_BASE_URL, e.g. http://127.0.0.1:8081/v1');
+  }
   const langs = readList(env.OCR_LANGS ?? 'eng');
   if (langs.length === 0) throw new ConfigError('OCR_LANGS must name at least one language, e.g. "eng"');
   const host = (env.HOST ?? '0.0.0.0').trim();
@@ -132,6 +219,33 @@ export function loadConfig(env: Env = process.env): Config {
       renderDpi: readInt(env, 'PDF_RENDER_DPI', 300, 72, 600),
     },
     extractor,
+    llm: {
+      maxContextTokens: readInt(env, 'LLM_MAX_CONTEXT_TOKENS', 16_384, 1024, 1_048_576),
+      maxOutputTokens: readInt(env, 'LLM_MAX_OUTPUT_TOKENS', 4096, 64, 262_144),
+      maxRetries: readInt(env, 'LLM_MAX_RETRIES', 2, 0, 10),
+      timeoutMs: readInt(env, 'LLM_TIMEOUT_MS', 110_000, 100),
+      chunkConcurrency: readInt(env, 'LLM_CHUNK_CONCURRENCY', 2, 1, 64),
+      seed: readInt(env, 'LLM_SEED', 42, 0),
+      ungrounded: readChoice(env, 'LLM_UNGROUNDED', ['null', 'keep'] as const, 'null'),
+      vision: readBoolean(env, 'LLM_VISION', true),
+    },
+    ollama: {
+      host: readUrl(env, 'OLLAMA_HOST', 'http://127.0.0.1:11434'),
+      model: (env.OLLAMA_MODEL ?? '').trim() || 'qwen2.5:7b-instruct',
+      keepAlive: (env.OLLAMA_KEEP_ALIVE ?? '').trim() || '30m',
+      probeTimeoutMs: readInt(env, 'OLLAMA_PROBE_TIMEOUT_MS', 1500, 50),
+    },
+    openai: {
+      baseUrl: env.OPENAI_BASE_URL?.trim() ? readUrl(env, 'OPENAI_BASE_URL', '') : undefined,
+      model: (env.OPENAI_MODEL ?? '').trim() || 'default',
+      apiKey: env.OPENAI_API_KEY?.trim() || undefined,
+    },
+    llamacpp: {
+      modelPath: env.LLAMA_MODEL_PATH?.trim() || undefined,
+      modelsDir: env.MODELS_DIR?.trim() || 'models',
+      threads: readInt(env, 'LLAMA_THREADS', Math.max(1, cores), 1, 256),
+      gpu: readBoolean(env, 'LLAMA_GPU', false),
+    },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
   };

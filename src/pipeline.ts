@@ -1,5 +1,6 @@
 import type { Limits } from './config.js';
 import type { Engine } from './extract/engine.js';
+import { pageImageSource } from './engines/page-images.js';
 import { finalize } from './extract/finalize.js';
 import { compileCallerSchema } from './extract/schema.js';
 import { decodeContents, type ContentItem } from './ingest/decode.js';
@@ -56,7 +57,8 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
 
   signal.throwIfAborted();
   const extractStarted = performance.now();
-  const candidate = await deps.engine.extract({ document, layoutText, schema: compiled.schema, signal });
+  const pageImages = pageImageSource(files, deps.pdf, signal);
+  const candidate = await deps.engine.extract({ document, layoutText, schema: compiled.schema, signal, pageImages });
   const validateStarted = performance.now();
   const result = finalize(candidate, compiled);
   const finished = performance.now();

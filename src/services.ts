@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
-import { createEngine } from './engines/create-engine.js';
+import { createEngine, type EngineFactoryOptions } from './engines/create-engine.js';
+import { ExplainedEngine } from './engines/explained-engine.js';
 import { OcrPool } from './ingest/ocr-pool.js';
 import { PdfProcessor } from './ingest/pdf.js';
 import type { Logger } from './logger.js';
@@ -9,7 +10,9 @@ import type { PipelineDeps } from './pipeline.js';
  * Starts the long-lived resources (OCR workers, pdf.js workers, engine) once,
  * warmed, and returns them with one close() for shutdown.
  */
-export async function startServices(config: Config, logger: Logger): Promise<PipelineDeps & { close: () => Promise<void> }> {
+export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string };
+
+export async function startServices(config: Config, logger: Logger, options: EngineFactoryOptions = {}): Promise<Services> {
   const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi });
   let ocr: OcrPool;
   try {
@@ -18,7 +21,15 @@ export async function startServices(config: Config, logger: Logger): Promise<Pip
     await pdf.close();
     throw error;
   }
-  const engine = createEngine(config);
+  let choice: Awaited<ReturnType<typeof createEngine>>;
+  try {
+    choice = await createEngine(config, logger, options);
+  } catch (error) {
+    await Promise.allSettled([ocr.close(), pdf.close()]);
+    throw error;
+  }
+  const engine = new ExplainedEngine(choice.engine, choice.reason);
+  logger.info({ engine: engine.name, reason: choice.reason }, 'extraction engine chosen');
   return {
     pdf,
     ocr,
@@ -26,6 +37,7 @@ export async function startServices(config: Config, logger: Logger): Promise<Pip
     limits: config.limits,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
     ocrConcurrency: config.ocr.workers + 1,
+    engineReason: choice.reason,
     close: async () => {
       await Promise.allSettled([engine.close(), ocr.close(), pdf.close()]);
     },

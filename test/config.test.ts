@@ -5,12 +5,13 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
-  it('has documented defaults: port 8080 on all interfaces, no keys, rules engine', () => {
+  it('has documented defaults: port 8080 on all interfaces, no keys, engine chosen automatically', () => {
     const config = loadConfig({});
     expect(config.port).to.equal(8080);
     expect(config.host).to.equal('0.0.0.0');
     expect(config.apiKeys).to.deep.equal([]);
-    expect(config.extractor).to.equal('rules');
+    expect(config.extractor).to.equal('auto');
+    expect(config.ollama.host).to.equal('http://127.0.0.1:11434');
     expect(config.limits.maxBodyBytes).to.equal(50 * 1024 * 1024);
     expect(config.ocr.langs).to.deep.equal(['eng']);
   });

@@ -1,11 +1,92 @@
 import type { Config } from '../config.js';
 import type { Engine } from '../extract/engine.js';
+import type { Logger } from '../logger.js';
+import { findGguf } from './find-gguf.js';
+import { LlamaCppBackend } from './llamacpp.js';
+import { LlmEngine } from './llm-engine.js';
+import { OllamaBackend } from './ollama.js';
+import { OpenAiBackend } from './openai.js';
 import { RulesEngine } from './rules/index.js';
 
-/** The one place an engine is chosen from config. */
-export function createEngine(config: Pick<Config, 'extractor'>): Engine {
+export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp'>;
+
+export interface EngineChoice {
+  engine: Engine;
+  /** Why this engine, for the start-up log. */
+  reason: string;
+}
+
+export interface EngineFactoryOptions {
+  /** Lets tests point the Ollama client at their own server or a failing fetch. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The one place an engine is chosen from config. EXTRACTOR=auto takes, in
+ * order: Ollama when it answers and has the model; an OpenAI-compatible
+ * server when OPENAI_BASE_URL is set; the in-process engine when a GGUF is
+ * configured or found in MODELS_DIR; else the rules engine. Any other value
+ * is taken as an order: that engine or a failure to start (except Ollama,
+ * which may come up later: requests get 503 until it does).
+ */
+export async function createEngine(config: EngineConfig, logger: Logger, options: EngineFactoryOptions = {}): Promise<EngineChoice> {
+  const llm = (backend: ConstructorParameters<typeof LlmEngine>[0]) => new LlmEngine(backend, config.llm, logger);
   switch (config.extractor) {
     case 'rules':
-      return new RulesEngine();
+      return { engine: new RulesEngine(), reason: 'EXTRACTOR=rules' };
+    case 'ollama': {
+      const backend = new OllamaBackend(config.ollama, config.llm, options.fetch);
+      const probe = await backend.probe();
+      if (probe.state !== 'ready') logger.warn({ engine: backend.name, problem: probe.detail }, 'Ollama is not ready; requests get 503 until it is');
+      return { engine: llm(backend), reason: 'EXTRACTOR=ollama' };
+    }
+    case 'openai':
+      return { engine: llm(openAiBackend(config, options)), reason: 'EXTRACTOR=openai' };
+    case 'llamacpp': {
+      const path = findGguf(config.llamacpp);
+      if (!path) throw new Error(`EXTRACTOR=llamacpp needs a GGUF model: set LLAMA_MODEL_PATH or put a .gguf file in ${config.llamacpp.modelsDir}/`);
+      return { engine: llm(await LlamaCppBackend.load(path, config.llamacpp, config.llm)), reason: 'EXTRACTOR=llamacpp' };
+    }
+    case 'auto':
+      return chooseAutomatically(config, logger, options, llm);
   }
+}
+
+async function chooseAutomatically(
+  config: EngineConfig,
+  logger: Logger,
+  options: EngineFactoryOptions,
+  llm: (backend: ConstructorParameters<typeof LlmEngine>[0]) => LlmEngine,
+): Promise<EngineChoice> {
+  const ollama = new OllamaBackend(config.ollama, config.llm, options.fetch);
+  const probe = await ollama.probe();
+  if (probe.state === 'ready') return { engine: llm(ollama), reason: `auto: Ollama at ${config.ollama.host} has ${config.ollama.model}` };
+  const skipped = [`Ollama: ${probe.detail}`];
+
+  if (config.openai.baseUrl) {
+    const backend = openAiBackend(config, options);
+    const status = await backend.status();
+    if (status.ready) return { engine: llm(backend), reason: `auto: ${status.detail}; skipped ${skipped.join('; ')}` };
+    skipped.push(status.detail ?? 'OpenAI-compatible server not ready');
+  }
+
+  const gguf = findGguf(config.llamacpp);
+  if (gguf) {
+    try {
+      const backend = await LlamaCppBackend.load(gguf, config.llamacpp, config.llm);
+      return { engine: llm(backend), reason: `auto: GGUF ${gguf}; skipped ${skipped.join('; ')}` };
+    } catch (error) {
+      skipped.push(`llama.cpp: ${(error as Error).message}`);
+    }
+  } else {
+    skipped.push(`llama.cpp: no LLAMA_MODEL_PATH and no .gguf in ${config.llamacpp.modelsDir}/`);
+  }
+  logger.debug({ skipped }, 'no language model found');
+  return { engine: new RulesEngine(), reason: `auto: no language model (${skipped.join('; ')})` };
+}
+
+function openAiBackend(config: EngineConfig, options: EngineFactoryOptions): OpenAiBackend {
+  const baseUrl = config.openai.baseUrl;
+  if (!baseUrl) throw new Error('EXTRACTOR=openai needs OPENAI_BASE_URL, e.g. http://127.0.0.1:8081/v1');
+  return new OpenAiBackend({ ...config.openai, baseUrl }, config.llm, options.fetch);
 }

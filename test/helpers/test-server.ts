@@ -23,7 +23,7 @@ export async function closeSharedServices(): Promise<void> {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ API_KEYS: TEST_API_KEY, OCR_WORKERS: '2', PDF_WORKERS: '1', ...overrides });
+  return loadConfig({ API_KEYS: TEST_API_KEY, EXTRACTOR: 'rules', OCR_WORKERS: '2', PDF_WORKERS: '1', ...overrides });
 }
 
 export interface RunningServer {

@@ -1,0 +1,38 @@
+# docshape: multi-stage build, Node 22 slim, non-root. The OCR model
+# (@tesseract.js-data/eng), pdf.js fonts/cmaps and the CPU llama.cpp binary all
+# live in node_modules, so the running container needs no network at all.
+#   docker build -t docshape:local .
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+# node-llama-cpp's postinstall must not try to download or compile anything:
+# the prebuilt CPU binary comes from npm (@node-llama-cpp/linux-x64).
+ENV NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
+COPY package.json package-lock.json ./
+# package.json "overrides" point node-llama-cpp's GPU packages at this stub
+COPY vendor ./vendor
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY scripts ./scripts
+COPY test ./test
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    MODELS_DIR=/models \
+    NODE_LLAMA_CPP_SKIP_DOWNLOAD=true
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/vendor ./vendor
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/src ./dist/src
+COPY models/README.md models/Modelfile /models/
+RUN chown node:node /models
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,150 @@
+/**
+ * Small HTTP servers that speak the Ollama protocol (/api/tags, /api/show,
+ * /api/chat) and the OpenAI chat protocol (/v1/models,
+ * /v1/chat/completions), so the real clients are tested over real HTTP.
+ * Each request is answered by a `respond` function: backed by the tiny
+ * in-process model for real inference, or scripted for the error paths.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChatBackend, ChatMessage } from '../../src/engines/chat-backend.js';
+import type { JsonSchema } from '../../src/extract/schema.js';
+
+export interface ChatCall {
+  messages: ChatMessage[];
+  format: JsonSchema;
+  body: Record<string, unknown>;
+}
+
+/** What the server does with one chat call. */
+export type Scripted =
+  | { content: string; truncated?: boolean }
+  | { status: number; error: string }
+  /** Cut the connection without answering: the backend died mid-request. */
+  | { hangUp: true }
+  /** Never answer. */
+  | { stall: true };
+
+export type Respond = (call: ChatCall, index: number) => Promise<Scripted> | Scripted;
+
+export interface ModelServer {
+  url: string;
+  calls: ChatCall[];
+  close(): Promise<void>;
+}
+
+export interface FakeOllamaOptions {
+  models?: string[];
+  capabilities?: string[];
+  respond: Respond;
+}
+
+/** Answers chats with a real model behind a ChatBackend (the tiny GGUF through LlamaCppBackend). */
+export function modelResponder(backend: ChatBackend): Respond {
+  return async (call) => {
+    const reply = await backend.chat({
+      messages: call.messages,
+      format: call.format,
+      promptTokens: 0,
+      maxOutputTokens: 512,
+      images: [],
+      disableThinking: false,
+      signal: AbortSignal.timeout(60_000),
+    });
+    return { content: reply.content, truncated: reply.truncated };
+  };
+}
+
+export function startFakeOllama(options: FakeOllamaOptions): Promise<ModelServer> {
+  const models = options.models ?? ['tiny:latest'];
+  return startServer(async (req, res, body, calls) => {
+    if (req.url === '/api/tags') return json(res, 200, { models: models.map((name) => ({ name, model: name })) });
+    if (req.url === '/api/show') {
+      if (!models.some((m) => m === body['model'] || m === `${String(body['model'])}:latest`)) return json(res, 404, { error: `model '${String(body['model'])}' not found` });
+      return json(res, 200, { capabilities: options.capabilities ?? ['completion'] });
+    }
+    if (req.url === '/api/chat') {
+      const call: ChatCall = { messages: body['messages'] as ChatMessage[], format: body['format'] as JsonSchema, body };
+      calls.push(call);
+      const scripted = await options.respond(call, calls.length - 1);
+      if (!('content' in scripted)) return answerFailure(req, res, scripted);
+      return json(res, 200, {
+        model: body['model'], message: { role: 'assistant', content: scripted.content }, done: true, done_reason: scripted.truncated ? 'length' : 'stop',
+      });
+    }
+    return json(res, 404, { error: 'not found' });
+  });
+}
+
+export function startFakeOpenAi(respond: Respond): Promise<ModelServer> {
+  return startServer(async (req, res, body, calls) => {
+    if (req.url === '/v1/models') return json(res, 200, { data: [{ id: 'tiny' }] });
+    if (req.url === '/v1/chat/completions') {
+      const responseFormat = body['response_format'] as { json_schema?: { schema?: JsonSchema } } | undefined;
+      const call: ChatCall = { messages: body['messages'] as ChatMessage[], format: responseFormat?.json_schema?.schema ?? {}, body };
+      calls.push(call);
+      const scripted = await respond(call, calls.length - 1);
+      if (!('content' in scripted)) return answerFailure(req, res, scripted, true);
+      return json(res, 200, {
+        choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.truncated ? 'length' : 'stop' }],
+      });
+    }
+    return json(res, 404, { error: { message: 'not found' } });
+  });
+}
+
+function answerFailure(req: IncomingMessage, res: ServerResponse, scripted: Exclude<Scripted, { content: string }>, openAiShape = false): void {
+  if ('hangUp' in scripted) {
+    req.socket.destroy();
+    return;
+  }
+  if ('stall' in scripted) return;
+  json(res, scripted.status, openAiShape ? { error: { message: scripted.error } } : { error: scripted.error });
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, calls: ChatCall[]) => Promise<void>;
+
+async function startServer(handle: Handler): Promise<ModelServer> {
+  const calls: ChatCall[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      } catch {
+        // left empty: the handler answers what it can
+      }
+      handle(req, res, body, calls).catch((error: unknown) => {
+        if (!res.headersSent) json(res, 500, { error: String(error) });
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port nothing listens on: connections are refused at once. */
+export async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
