@@ -1,0 +1,124 @@
+import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Limits } from '../config.js';
+import { badRequest } from '../errors.js';
+import type { DecodedFile } from './decode.js';
+import { prepareForOcr, type GreyFrame } from './preprocess.js';
+import type { GreyRaster } from './raster.js';
+
+type ImageLimits = Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
+
+const SHARP_FORMAT_BY_MIME: Record<string, string> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
+
+interface ImageHeader {
+  width: number;
+  /** Height of one frame. */
+  height: number;
+  frames: number;
+  orientation: number;
+  density: number | undefined;
+}
+
+function field(file: DecodedFile): string {
+  return `contents[${file.index}].data`;
+}
+
+function undecodable(file: DecodedFile, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+  return badRequest(`${field(file)}: image cannot be decoded (${reason})`);
+}
+
+/** Reads only the header, so an image that is too large is refused before any pixel is decoded. */
+async function readHeader(file: DecodedFile, limits: ImageLimits): Promise<ImageHeader> {
+  const expected = SHARP_FORMAT_BY_MIME[file.mimeType];
+  if (!expected) throw new Error(`loadImagePages called with ${file.mimeType}`);
+  let metadata: Metadata;
+  try {
+    // No pixel limit here: the header is all that is read, and the limit is checked below with a clear message.
+    metadata = await sharp(file.bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw undecodable(file, error);
+  }
+  if (metadata.format !== expected) {
+    throw badRequest(`${field(file)}: bytes are ${metadata.format ?? 'not an image'}, not ${file.mimeType}`);
+  }
+  const width = metadata.width ?? 0;
+  const height = metadata.pageHeight ?? metadata.height ?? 0;
+  if (width <= 0 || height <= 0) throw undecodable(file, new Error('no dimensions'));
+  const pixels = width * height;
+  if (pixels > limits.maxPixelsPerImage) {
+    throw badRequest(
+      `${field(file)}: image is ${width} x ${height} = ${pixels} pixels; the limit is ${limits.maxPixelsPerImage} pixels per image (MAX_PIXELS)`,
+    );
+  }
+  return {
+    width,
+    height,
+    frames: Math.max(1, metadata.pages ?? 1),
+    orientation: metadata.orientation ?? 1,
+    density: metadata.density,
+  };
+}
+
+function decoderFor(file: DecodedFile, limits: ImageLimits, pages: number): Sharp {
+  // 'error' refuses truncated or corrupt data (the caller should learn that the upload is broken)
+  // but, unlike the default 'warning', tolerates benign warnings such as a slightly odd ICC profile.
+  return sharp(file.bytes, { pages, limitInputPixels: limits.maxPixelsPerImage, failOn: 'error' });
+}
+
+async function decodeGrey(file: DecodedFile, image: Sharp): Promise<GreyFrame> {
+  try {
+    const { data, info } = await image
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 1) throw new Error(`decoded to ${info.channels} channels instead of 1`);
+    return { data, width: info.width, height: info.height };
+  } catch (error) {
+    throw undecodable(file, error);
+  }
+}
+
+/**
+ * All frames are decoded in one pass (libvips composites GIF frames in
+ * order, so decoding them one by one would redo the earlier ones), at most
+ * MAX_PIXELS worth of them. A frame equal to the one before it is skipped:
+ * comparing bytes is cheaper than hashing them.
+ */
+async function decodeDistinctFrames(file: DecodedFile, header: ImageHeader, limits: ImageLimits): Promise<GreyFrame[]> {
+  const framePixels = header.width * header.height;
+  const framesToRead = Math.min(header.frames, Math.max(1, Math.floor(limits.maxPixelsPerImage / framePixels)));
+  const strip = await decodeGrey(file, decoderFor(file, limits, framesToRead));
+  const frames: GreyFrame[] = [];
+  let previous: Buffer | undefined;
+  for (let i = 0; i < framesToRead && frames.length < limits.maxGifFrames; i++) {
+    const data = strip.data.subarray(i * framePixels, (i + 1) * framePixels);
+    if (data.length < framePixels) break;
+    if (previous?.equals(data)) continue;
+    previous = data;
+    frames.push({ width: header.width, height: header.height, data });
+  }
+  return frames;
+}
+
+/**
+ * Decodes an uploaded image into OCR-ready greyscale rasters: one per
+ * distinct frame (GIF/WebP animations), EXIF orientation applied.
+ */
+export async function loadImagePages(file: DecodedFile, limits: ImageLimits): Promise<GreyRaster[]> {
+  const header = await readHeader(file, limits);
+  if (header.frames === 1) {
+    const frame = await decodeGrey(file, decoderFor(file, limits, 1).rotate());
+    return [await prepareForOcr(frame, header.density)];
+  }
+  // sharp cannot turn a multi-frame strip by 90 degrees, so each frame is oriented on its own.
+  const frames = await decodeDistinctFrames(file, header, limits);
+  const rasters: GreyRaster[] = [];
+  for (const frame of frames) rasters.push(await prepareForOcr(frame, header.density, header.orientation));
+  return rasters;
+}
