@@ -32,7 +32,7 @@ describe('engine choice (EXTRACTOR)', function () {
 
   it('auto: nothing on OLLAMA_HOST and no GGUF means the rules engine, decided fast', async () => {
     const started = Date.now();
-    const { engine, reason } = await createEngine(testConfig({ OLLAMA_HOST: await closedPort(), MODELS_DIR: emptyModelsDir() }), silentLogger());
+    const { engine, reason } = await createEngine(testConfig({ EXTRACTOR: 'auto', OLLAMA_HOST: await closedPort(), MODELS_DIR: emptyModelsDir() }), silentLogger());
     expect(engine.name).to.equal('rules');
     expect(reason).to.match(/Ollama.*not reachable/);
     expect(Date.now() - started).to.be.below(1000);
@@ -44,7 +44,7 @@ describe('engine choice (EXTRACTOR)', function () {
     try {
       const host = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const started = Date.now();
-      const { engine } = await createEngine(testConfig({ OLLAMA_HOST: host, OLLAMA_PROBE_TIMEOUT_MS: '300', MODELS_DIR: emptyModelsDir() }), silentLogger());
+      const { engine } = await createEngine(testConfig({ EXTRACTOR: 'auto', OLLAMA_HOST: host, OLLAMA_PROBE_TIMEOUT_MS: '300', MODELS_DIR: emptyModelsDir() }), silentLogger());
       expect(engine.name).to.equal('rules');
       expect(Date.now() - started).to.be.below(2000);
     } finally {
@@ -56,7 +56,7 @@ describe('engine choice (EXTRACTOR)', function () {
   it('auto: Ollama with the model wins', async () => {
     const ollama = await startFakeOllama({ models: ['tiny:latest'], respond: () => ({ content: '{}' }) });
     try {
-      const { engine } = await createEngine(testConfig({ OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny', MODELS_DIR: emptyModelsDir() }), silentLogger());
+      const { engine } = await createEngine(testConfig({ EXTRACTOR: 'auto', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny', MODELS_DIR: emptyModelsDir() }), silentLogger());
       expect(engine.name).to.equal('ollama:tiny');
     } finally {
       await ollama.close();
@@ -68,7 +68,7 @@ describe('engine choice (EXTRACTOR)', function () {
     const dir = emptyModelsDir();
     copyFileSync(tinyGgufPath(), join(dir, 'tiny.gguf'));
     try {
-      const { engine, reason } = await createEngine(testConfig({ OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny', MODELS_DIR: dir, LLAMA_THREADS: '1' }), silentLogger());
+      const { engine, reason } = await createEngine(testConfig({ EXTRACTOR: 'auto', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny', MODELS_DIR: dir, LLAMA_THREADS: '1' }), silentLogger());
       expect(engine.name).to.equal('llamacpp:tiny.gguf');
       expect(reason).to.contain('ollama pull tiny');
       await engine.close();
@@ -86,7 +86,7 @@ describe('engine choice (EXTRACTOR)', function () {
   });
 
   it('/readyz can say why: the chosen engine carries the reason in its status', async () => {
-    const { engine, reason } = await createEngine(testConfig({ OLLAMA_HOST: await closedPort(), MODELS_DIR: emptyModelsDir() }), silentLogger());
+    const { engine, reason } = await createEngine(testConfig({ EXTRACTOR: 'auto', OLLAMA_HOST: await closedPort(), MODELS_DIR: emptyModelsDir() }), silentLogger());
     const status = await new ExplainedEngine(engine, reason).status();
     expect(status).to.include({ ready: true, chosenBecause: reason });
   });
