@@ -26,7 +26,16 @@ export function createApp(deps: AppDeps): Express {
   const admission = new Admission(deps.config.concurrency);
 
   app.use(assignRequestId());
-  app.use(healthRoutes({ ocr: deps.pipeline.ocr, engine: deps.pipeline.engine, admission, isShuttingDown: deps.isShuttingDown ?? (() => false) }));
+  const isShuttingDown = deps.isShuttingDown ?? (() => false);
+  // While draining, each response closes its connection so keep-alive sockets do not hold shutdown open.
+  app.use((_req, res, next) => {
+    res.on('finish', () => {
+      if (isShuttingDown()) res.socket?.end();
+    });
+    if (isShuttingDown()) res.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(healthRoutes({ ocr: deps.pipeline.ocr, engine: deps.pipeline.engine, admission, isShuttingDown }));
 
   const v1Paths = ['/v1', '/v1/'];
   app.post(
