@@ -22,6 +22,11 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
   --month-first        ambiguous numeric dates are mm/dd
   --concurrency <n>    documents in flight (default 1; >1 inflates per-document latency)
   --timeout <seconds>  per-request limit in remote mode (default 300)
+  --reuse-ingest <dir> local mode: keep each document's ingested Document (OCR
+                       output) in <dir>, keyed by the file hash and a hash of the
+                       ingest sources and settings; later runs skip decode/OCR
+                       and run only layout + engine + finalize
+  --refresh            with --reuse-ingest: ingest afresh and overwrite entries
   --json               print the report JSON on stdout instead of tables`;
 
 interface ManifestEntry {
@@ -38,7 +43,7 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined }>;
+type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }>;
 
 class RequestFailure extends Error {
   constructor(
@@ -130,25 +135,6 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
   };
 }
 
-/** The local pipeline is imported on demand: remote runs then need neither its OCR workers nor its native modules. */
-async function localExtractor(): Promise<{ extract: Extract; close: () => Promise<void> }> {
-  const [{ loadConfig }, { silentLogger }, { runExtraction }, { startServices }] = await Promise.all([
-    import('../src/config.js'),
-    import('../src/logger.js'),
-    import('../src/pipeline.js'),
-    import('../src/services.js'),
-  ]);
-  const config = loadConfig();
-  const services = await startServices(config, silentLogger());
-  return {
-    extract: async (request) => {
-      const outcome = await runExtraction(services, request, AbortSignal.timeout(config.limits.requestTimeoutMs));
-      return { result: outcome.result, engine: outcome.engine, layoutText: outcome.layoutText };
-    },
-    close: () => services.close(),
-  };
-}
-
 function failureOf(error: unknown): { status: number | null; message: string } {
   if (error instanceof RequestFailure) return { status: error.status, message: error.message };
   if (isAppError(error)) return { status: error.status, message: error.message };
@@ -161,7 +147,8 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
   try {
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request);
-    return { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
+    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
+    return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };
   }
@@ -172,7 +159,7 @@ async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: Da
   const runs = await mapConcurrent(dataset.entries, concurrency, async (entry) => {
     const run = await runDocument(extract, dataset, entry);
     done += 1;
-    const status = run.ok ? 'ok' : `FAILED${run.status === null ? '' : ` ${run.status}`}: ${run.message}`;
+    const status = run.ok ? `ok${run.ingest === 'cached' ? ' (cached ingest)' : ''}` : `FAILED${run.status === null ? '' : ` ${run.status}`}: ${run.message}`;
     process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}\n`);
     return run;
   });
@@ -201,6 +188,8 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean' },
+      'reuse-ingest': { type: 'string' },
+      refresh: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -217,9 +206,15 @@ async function main(argv: string[]): Promise<number> {
   // Load every dataset first, so a typo in the last path fails before minutes of OCR.
   const datasets = await Promise.all(positionals.map((dir) => loadDataset(dir, limit)));
 
+  if (values.url && values['reuse-ingest']) throw new Error('--reuse-ingest needs the local pipeline; it cannot be used with --url');
+  if (values.refresh && !values['reuse-ingest']) throw new Error('--refresh only applies with --reuse-ingest');
+  const reuse = values['reuse-ingest'] ? { dir: resolve(values['reuse-ingest']), refresh: values.refresh === true } : undefined;
+  // The local pipeline is imported on demand: remote runs then need neither its OCR workers nor its native modules.
   const backend = values.url
-    ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined }
-    : await localExtractor();
+    ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
+    : await (await import('./eval/local-pipeline.js')).startLocalBackend(reuse, async function* () {
+        for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath).catch(() => ({ schema: null, contents: [] }));
+      });
   const reports: DatasetReport[] = [];
   try {
     for (const dataset of datasets) reports.push(await evaluateDataset(backend.extract, dataset, dateOrder, concurrency));
@@ -232,6 +227,7 @@ async function main(argv: string[]): Promise<number> {
     mode: values.url ? 'remote' : 'local',
     url: values.url ?? null,
     options: { dateOrder, limit, concurrency },
+    ingestCache: backend.cache ? { dir: backend.cache.dir, fingerprint: backend.cache.fingerprint, refresh: reuse?.refresh ?? false, hits: backend.cache.hits, misses: backend.cache.misses } : null,
     datasets: reports,
   };
   const outDir = resolve(values.out ?? '.eval');

@@ -16,7 +16,7 @@ import {
 
 /** One document as the runner saw it: the result, or why there is none. */
 export type DocumentRun =
-  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layoutText: string | undefined }
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }
   | { id: string; ok: false; seconds: number; status: number | null; message: string };
 
 export interface DocumentInput {
@@ -57,6 +57,8 @@ export interface DatasetReport {
   documents: number;
   failed: number;
   engines: Record<string, number>;
+  /** Documents whose ingested Document came from the --reuse-ingest cache (OCR skipped; latency not comparable). */
+  cachedIngest: number;
   nullMeaning: NullMeaning;
   dateOrder: DateOrder;
   fields: FieldSummary[];
@@ -79,6 +81,8 @@ export interface EvalReport {
   mode: 'local' | 'remote';
   url: string | null;
   options: { dateOrder: DateOrder; limit: number | null; concurrency: number };
+  /** Set when --reuse-ingest was used: OCR output came from (or went to) this cache. */
+  ingestCache?: { dir: string; fingerprint: string; refresh: boolean; hits: number; misses: number } | null;
   datasets: DatasetReport[];
 }
 
@@ -176,6 +180,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
     documents: input.documents.length,
     failed: input.documents.filter(({ run }) => !run.ok).length,
     engines,
+    cachedIngest: input.documents.filter(({ run }) => run.ok && run.ingest === 'cached').length,
     nullMeaning: input.nullMeaning,
     dateOrder: input.dateOrder,
     fields,
@@ -324,7 +329,14 @@ function overviewTable(report: EvalReport): Table {
 }
 
 function datasetHeading(report: DatasetReport): string {
-  return `${report.name}: ${report.documents} documents, engine ${engineText(report)}, null means "${report.nullMeaning}", dates ${report.dateOrder}`;
+  const cached = report.cachedIngest > 0 ? `, cached ingestion for ${report.cachedIngest} (OCR skipped; latency excludes it)` : '';
+  return `${report.name}: ${report.documents} documents, engine ${engineText(report)}, null means "${report.nullMeaning}", dates ${report.dateOrder}${cached}`;
+}
+
+function ingestCacheText(report: EvalReport): string {
+  const cache = report.ingestCache;
+  if (!cache) return '';
+  return ` Ingestion cache ${cache.dir} (fingerprint ${cache.fingerprint}${cache.refresh ? ', refreshed' : ''}): ${cache.hits} documents reused cached OCR output, ${cache.misses} ingested afresh.`;
 }
 
 export function renderText(report: EvalReport): string {
@@ -336,6 +348,7 @@ export function renderText(report: EvalReport): string {
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
   }
   out.push('== overview', '', table(overviewTable(report)), '');
+  if (report.ingestCache) out.push(ingestCacheText(report).trim(), '');
   return out.join('\n');
 }
 
@@ -345,7 +358,7 @@ export function renderMarkdown(report: EvalReport): string {
     '# docshape evaluation',
     '',
     `Generated ${report.generatedAt}, ${report.mode === 'remote' ? `remote (${report.url ?? ''})` : 'local pipeline'}, dates ${report.options.dateOrder}` +
-      `${report.options.limit === null ? '' : `, first ${report.options.limit} documents per dataset`}, concurrency ${report.options.concurrency}.`,
+      `${report.options.limit === null ? '' : `, first ${report.options.limit} documents per dataset`}, concurrency ${report.options.concurrency}.${ingestCacheText(report)}`,
     '',
     'Accuracy counts a field right when the normalised values match (amounts as decimals, dates as dates); "accuracy" also accepts names/addresses with ANLS >= 0.5. ' +
       'Fields whose ground truth is null are not in the accuracy; they are counted as "null-GT: predicted null / predicted value". ' +

@@ -9,11 +9,13 @@ export interface LineSpec {
   /** Words separated by spaces; two or more spaces keep a column gap. */
   text?: string;
   /** Cells placed at explicit x positions (in points), instead of `text`. */
-  cells?: Array<{ text: string; x: number }>;
+  cells?: Array<{ text: string; x: number; confidence?: number }>;
   /** Left edge of `text` in points. */
   x?: number;
   /** Font size in points; the line's height follows it. */
   size?: number;
+  /** OCR confidence of every word of the line (default 1, as for a text layer). */
+  confidence?: number;
 }
 
 export interface BuildOptions {
@@ -48,8 +50,8 @@ function buildPage(specs: Array<string | LineSpec>, index: number, options: Buil
     const size = spec.size ?? DEFAULT_SIZE;
     const height = size * 1.2;
     const words = spec.cells
-      ? spec.cells.flatMap((cell) => wordsOf(cell.text, cell.x, y, size))
-      : wordsOf(spec.text ?? '', spec.x ?? LEFT_MARGIN, y, size);
+      ? spec.cells.flatMap((cell) => wordsOf(cell.text, cell.x, y, size, cell.confidence ?? spec.confidence))
+      : wordsOf(spec.text ?? '', spec.x ?? LEFT_MARGIN, y, size, spec.confidence);
     if (words.length > 0) {
       lines.push({
         text: words.map((w) => w.text).join(' '),
@@ -62,14 +64,14 @@ function buildPage(specs: Array<string | LineSpec>, index: number, options: Buil
   return { index, width: options.pageWidth ?? 595, height: options.pageHeight ?? Math.max(842, y + TOP_MARGIN), source: 'text-layer', lines };
 }
 
-function wordsOf(text: string, x: number, y: number, size: number): Word[] {
+function wordsOf(text: string, x: number, y: number, size: number, confidence = 1): Word[] {
   const charWidth = size * CHAR_WIDTH_PER_POINT;
   return [...text.matchAll(/\S+/g)].map((match) => {
     const x0 = x + (match.index ?? 0) * charWidth;
     return {
       text: match[0],
       bbox: { x0, y0: y, x1: x0 + match[0].length * charWidth, y1: y + size * 1.2 },
-      confidence: 1,
+      confidence,
       source: 'text-layer' as const,
     };
   });

@@ -4,7 +4,9 @@
  */
 import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
 import { tokenize } from './fuzzy.js';
-import { isNoise, type RuleLine } from './lines.js';
+import { isNoise, mainText, type RuleLine } from './lines.js';
+import { findPhones } from './parsers.js';
+import { phoneShaped } from './phones.js';
 
 const STREET_WORDS = new Set([
   'street', 'st', 'road', 'rd', 'avenue', 'ave', 'av', 'lane', 'ln', 'drive', 'dr', 'boulevard', 'blvd', 'way', 'court', 'ct',
@@ -20,11 +22,20 @@ const POSTCODE = [
   /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/, // UK
   /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, // CA
   /\b\d{4}\s?[A-Z]{2}\b/, // NL
+  /\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
+  /^\d{4}\s+\p{L}{3,}(?:\s+\p{L}{3,})?$/u, // "1010 Wien", "8001 Zürich": four digits before the city
 ];
 const STATE_ZIP = /\b[A-Z]{2},?\s+\d{5}\b/;
 const HOUSE_NUMBER = /^(?:no\.?\s*)?\d+[A-Za-z]?(?:[-/]\d+)?,?\s+\p{L}/iu;
 /** Lines that open another block: contact details, tax ids, document titles. */
-const NOT_ADDRESS = /\b(?:tel|phone|telephone|fax|hp|mobile|e-?mail|www|http|gst|vat|tax|reg|registration|invoice|receipt|cashier|date|time|table|order|abn|tin|npwp|company\s+no|co\.?\s*no)\b|@/i;
+const NOT_ADDRESS = /\b(?:tel|phone|telephone|fax|hp|mobile|e-?mail|www|http|gst|vat|tax|reg|registration|invoice|receipt|cashier|server|operator|clerk|check|guest|date|time|table|order|terminal|member|card|ref|trans|transaction|batch|account|acct|slip|abn|tin|npwp|company\s+no|co\.?\s*no)\b|@/i;
+/** A weighed quantity ("0.236 KG"): an item line, although "kg" also abbreviates a street word. */
+const WEIGHT = /\d[.,]\d+\s?(?:kg|g|gm|lb|lbs|oz|ml|l)\b/i;
+/** "DALLAS, TX": a city and a US state or Canadian province code ending the line. */
+const CITY_STATE = new RegExp(
+  String.raw`\p{L}{3,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|AB|BC|MB|NB|NL|NS|ON|PE|QC|SK)\.?$`,
+  'u',
+);
 
 export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
   // registration numbers in brackets look like postcodes but never are
@@ -33,7 +44,7 @@ export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
   let evidence = 0;
   const hasDigit = /\d/.test(text);
   if (hasDigit && words.some((w) => STREET_WORDS.has(w))) evidence += 1;
-  if (POSTCODE.some((pattern) => pattern.test(text)) || STATE_ZIP.test(text)) evidence += 1;
+  if (POSTCODE.some((pattern) => pattern.test(text)) || STATE_ZIP.test(text) || CITY_STATE.test(text.trim())) evidence += 1;
   if (HOUSE_NUMBER.test(text)) evidence += 0.5;
   if (!hasDigit && words.some((w) => STREET_WORDS.has(w) && w.length > 3)) evidence += 0.5;
   return evidence;
@@ -42,8 +53,16 @@ export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
 /** Prices ("12.50") belong to item and total lines, not to addresses. */
 const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 
+/** "ST# 1234 OP# 00001 TE# 01": a line of numbered ids (store, operator, terminal), not "Suite #200". */
+const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;
+
 function isAddressStop(line: RuleLine): boolean {
-  return NOT_ADDRESS.test(line.text) || PRICE.test(line.text);
+  return ID_CODES.test(line.text) || NOT_ADDRESS.test(line.text) || PRICE.test(line.text) || WEIGHT.test(line.text) || phoneAt(line.text) !== undefined;
+}
+
+/** Where an unlabelled phone number starts ("Dubai Mall : 04-4340700"): contact lines end an address too. */
+function phoneAt(text: string): number | undefined {
+  return findPhones(text).find((found) => phoneShaped(found.text) && found.text.replace(/\D/g, '').length >= 8)?.start;
 }
 
 /** A line of mostly letters that could continue an address ("KUALA LUMPUR", "Springfield"). */
@@ -64,9 +83,11 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
   const picked: RuleLine[] = [];
   let evidence = 0;
   for (let i = from; i < lines.length && picked.length < 5; i++) {
-    const line = lines[i]!;
+    const line = withoutSpecks(lines[i]!);
     if (picked.length > 0 && line.page !== picked[0]!.page) break;
     if (isNoise(line)) continue;
+    // a smudge read as a line of its own ("[AN") between two address lines
+    if (picked.length > 0 && alnumCount(line.text) <= 3 && !/\d/.test(line.text) && nextHasEvidence(lines, i)) continue;
     const strength = addressEvidence(line);
     if (picked.length === 0 && i - from < LEAD_IN_LINES && strength < 1 && isLeadIn(line)) continue;
     // a house number that OCR put on a line of its own ("1,")
@@ -76,7 +97,9 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
     }
     if (isAddressStop(line)) {
       const before = textBeforeStop(line);
-      if (picked.length > 0 && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
+      // "12 Main St   Tel: ..." keeps its street; "Brezel   0,80" is an item, not the end of the address
+      const itemLine = PRICE.test(line.text) || WEIGHT.test(line.text);
+      if (picked.length > 0 && !itemLine && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
       if (picked.length > 0 || !isLeadIn(line)) break;
       continue;
     }
@@ -91,18 +114,28 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
   return evidence >= 1 ? picked : [];
 }
 
+/** The line as its main text: "(81109-A)   |" is a registration line whatever the border of the paper adds. */
+function withoutSpecks(line: RuleLine): RuleLine {
+  const text = mainText(line);
+  return text === line.text ? line : { ...line, text, tokens: tokenize(text) };
+}
+
+function alnumCount(text: string): number {
+  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
 /** Lines printed between a name and its address: registration numbers, tax ids, the name's legal form. */
 function isLeadIn(line: RuleLine): boolean {
   return isRegistrationOnly(line.text) || COMPANY_SUFFIX.test(line.text) || /\b(?:gst|vat|reg|registration|co\.?\s*no|company\s*no)\b/i.test(line.text);
 }
 
 function truncated(line: RuleLine, text: string): RuleLine {
-  return { ...line, text, cells: [{ text, x0: line.words[0]?.x0 ?? 0, x1: line.words[0]?.x1 ?? 0, start: 0, end: text.length }] };
+  return { ...line, text, cells: [{ text, x0: line.words[0]?.x0 ?? 0, x1: line.words[0]?.x1 ?? 0, start: 0, end: text.length, confidence: line.confidence }] };
 }
 
 /** The line up to the word where contact details or prices begin ("12 Main St  Tel: ..." -> "12 Main St"). */
 function textBeforeStop(line: RuleLine): string {
-  const stops = [NOT_ADDRESS.exec(line.text)?.index, PRICE.exec(line.text)?.index].filter((i): i is number => i !== undefined);
+  const stops = [NOT_ADDRESS.exec(line.text)?.index, PRICE.exec(line.text)?.index, phoneAt(line.text), ID_CODES.exec(line.text)?.index].filter((i): i is number => i !== undefined);
   const stop = Math.min(...stops, line.text.length);
   const wordStart = line.text.lastIndexOf(' ', stop) + 1;
   return line.text.slice(0, Math.min(stop, wordStart)).replace(/[\s,;:|-]+$/, '').trim();
@@ -116,5 +149,5 @@ function nextHasEvidence(lines: readonly RuleLine[], i: number): boolean {
 /** A trailing city/state line is kept when the address before it already has a street or postcode. */
 function endsWithPlace(picked: RuleLine[]): boolean {
   const last = picked[picked.length - 1]!;
-  return picked.length >= 2 && /^[\p{L} .,'-]+$/u.test(last.text) && last.tokens.length <= 4;
+  return picked.length >= 2 && /^[\p{L} .,'()-]+$/u.test(last.text) && last.tokens.length <= 4;
 }

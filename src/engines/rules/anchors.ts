@@ -2,7 +2,7 @@
  * Label anchors: places in the document where a label for a field is
  * printed, and the value printed to the right of it or just below it.
  */
-import { matchPhraseAll, type Token } from './fuzzy.js';
+import { matchPhraseAll, wordSimilarity, type Token } from './fuzzy.js';
 import type { FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
@@ -71,13 +71,30 @@ function qualifiedOtherwise(before: readonly Token[], nameWords: readonly string
   return previous !== undefined && /\p{L}{2}/u.test(previous.norm) && !nameWords.includes(previous.norm);
 }
 
-/** "Sub Total", "Total Qty", "Due date": a word next to the label that makes it another field. */
+/**
+ * "Sub Total", "Total Qty", "Due date": a word next to the label that makes it
+ * another field. OCR misspells these words as much as labels ("Digcount"), so
+ * longer words match loosely. Words count only inside the label's own cell:
+ * in "NET TOTAL    VAT 0    197,70" the VAT column is not part of the label,
+ * nor are the other headings of a row "Subtotal    Tax    Total".
+ */
 function nearNegative(line: RuleLine, first: number, last: number, negatives: readonly string[]): boolean {
   if (negatives.length === 0) return false;
-  const around = line.tokens.slice(Math.max(0, first - NEGATIVE_WINDOW), last + NEGATIVE_WINDOW).map((t) => t.norm);
+  const cell = cellAt(line, line.tokens[first]!.start);
+  const inCell = (t: Token): boolean => !cell || (t.start >= cell.start && t.start <= cell.end);
+  const before = line.tokens.slice(Math.max(0, first - NEGATIVE_WINDOW), first).filter(inCell);
+  const after = line.tokens.slice(last, last + NEGATIVE_WINDOW).filter(inCell);
+  const around = [...before, ...after].map((t) => t.norm);
   const inside = new Set(line.tokens.slice(first, last).map((t) => t.norm));
-  if (around.some((word) => INCLUSION_WORDS.has(word))) return false;
-  return around.some((word) => !inside.has(word) && negatives.includes(word));
+  if ([...around, ...inside].some((word) => INCLUSION_WORDS.has(word))) return false;
+  // "Tel/Fax", "Phone & Fax": one number for both, not another field's label
+  const joined = after[0] && /^\s*[/&+]\s*$/.test(line.text.slice(line.tokens[last - 1]!.end, after[0].start)) ? after[0].norm : undefined;
+  return around.some((word) => !inside.has(word) && word !== joined && negatives.some((negative) => isWord(word, negative)));
+}
+
+/** Equal, or an OCR misreading of a word of five letters or more. */
+function isWord(word: string, negative: string): boolean {
+  return word === negative || (negative.length >= 5 && wordSimilarity(word, negative) >= 0.8);
 }
 
 /** The value printed after the label on its line, or in the same column on the next lines. */
@@ -129,6 +146,10 @@ function textRightOf(anchor: Anchor): Found | undefined {
 const LINES_BELOW = 2;
 
 function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
+  // a heading over one row of figures ("Subtotal  Tax  Total" / "10.00  0.80  10.80") is a summary and is read
+  const rowBelow = lines[anchor.position + 1];
+  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && rowBelow && /\p{L}{2}/u.test(rowBelow.text)) return undefined;
   const label = spanX(anchor.line, anchor.start, anchor.end);
   const tolerance = 2 * anchor.line.charWidth;
   for (let offset = 1; offset <= LINES_BELOW; offset++) {
@@ -146,10 +167,22 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
       return heading ? { found: { value: text.trim(), text: text.trim(), start, end: start + text.length, score: 1 }, line } : undefined;
     }
     const found = bestNearest(findValues(kind, text, dayFirst));
-    if (found) return { found: { ...found, start: found.start + start, end: found.end + start }, line };
+    // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
+    if (found && standsAlone(text, found)) return { found: { ...found, start: found.start + start, end: found.end + start }, line };
     return undefined;
   }
   return undefined;
+}
+
+/** Three or more cells of words and no figures: the heading row of a table. */
+function isTableHeader(line: RuleLine): boolean {
+  return line.cells.length >= 3 && !/\d/.test(line.text);
+}
+
+/** Little besides the value in its cells: at most a currency code or a stray mark. */
+function standsAlone(text: string, found: Found): boolean {
+  const rest = text.slice(0, found.start) + text.slice(found.end);
+  return (rest.match(/[\p{L}\p{N}]/gu) ?? []).length <= 3;
 }
 
 /** The first of the most typical values: for "Total 3 items 76.20" the amount with cents. */

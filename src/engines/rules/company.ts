@@ -2,7 +2,8 @@
 
 export const COMPANY_SUFFIX = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|co|company|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|ohg|enterprise|enterprises|trading|holdings|group|restaurant|cafe|café|store|stores|mart|market|supermarket|hotel|bakery|pharmacy|shop|industries|services)\b\.?/i;
 
-const REGISTRATION_TAIL = /\s*(?:\((?=[^)]*\d)[^)]*\)|\b(?:co\.?\s*reg(?:istration)?|reg(?:istration)?\.?\s*no|company\s*(?:no|reg)|gst\s*(?:id|no|reg)|roc|ssm)\b.*)\s*$/i;
+// a bracket with digits "(123456-X)"; a bare "862725-U" after the name; "Co. Reg. No ..." and what follows
+const REGISTRATION_TAIL = /\s*(?:\((?=[^()]*\d)[^()]*\)|\b\d{4,}-[A-Z]\b|\b(?:co\.?\s*reg(?:istration)?|reg(?:istration)?\.?\s*no|company\s*(?:no|reg)|gst\s*(?:id|no|reg)|roc|ssm)\b.*)\s*$/i;
 
 /** "ACME SDN BHD (123456-X)" -> "ACME SDN BHD". */
 export function stripRegistration(text: string): string {
@@ -15,3 +16,17 @@ export function stripRegistration(text: string): string {
 export function isRegistrationOnly(text: string): boolean {
   return text.trim() !== '' && stripRegistration(text) === '';
 }
+
+/**
+ * Whether the caller's examples of a name carry a legal form: "(e.g. 'MR D.I.Y.
+ * (JOHOR) SDN BHD')" asks for the registered name, "(e.g. 'COSTCO', 'Joe's
+ * Diner')" for the trading name printed as the header. undefined without examples.
+ */
+export function examplesHaveLegalForm(description: string): boolean | undefined {
+  const examples = [...description.matchAll(/['"‘“]([^'"’”]{2,60})['"’”]/g)].map((m) => m[1]!);
+  if (examples.length === 0) return undefined;
+  return examples.some((example) => LEGAL_FORM.test(example));
+}
+
+/** Legal forms only (not trade words such as "Store" or "Restaurant"). */
+const LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|co)\b\.?/i;

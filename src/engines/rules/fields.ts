@@ -14,6 +14,10 @@ import { isNoise, mainText, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
 import { amountDigits, findValues, type Found } from './parsers.js';
 import { statedInProse } from './prose-fields.js';
+import { chooseTotal } from './totals.js';
+import { firstUnlabelledPhone } from './phones.js';
+import { documentDate, documentTime } from './stamps.js';
+import { taxAmountOnLine } from './taxes.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -29,7 +33,7 @@ const DOCUMENT_DATE_WORDS = new Set(['invoice', 'receipt', 'transaction', 'purch
 export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): unknown {
   const kind = kindFor(view, hints);
   const candidates = labelledValues(kind, hints, context);
-  const chosen = choose(candidates, kind, hints);
+  const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
   // values stated in sentences (contracts, letters): see prose-fields.ts
   const stated = statedInProse(kind, view, hints, context, chosen?.anchor);
   if (stated) return stated.value;
@@ -43,8 +47,9 @@ export function labelledValues(kind: ValueKind, hints: FieldHints, context: Fiel
   const minWeight = kind === 'business-name' ? 0.9 : 0;
   const values: AnchoredValue[] = [];
   for (const anchor of findAnchors(context.lines, hints, minWeight)) {
-    const value = valueAt(anchor, context.lines, kind, context.dayFirst);
-    if (!value || !fits(value.found, kind)) continue;
+    const read = valueAt(anchor, context.lines, kind, context.dayFirst);
+    if (!read || !fits(read.found, kind)) continue;
+    const value = kind === 'amount' && hints.concepts.has('tax') ? taxAmountOnLine(read) : read;
     // "Food Subtotal" is a narrower label than "Subtotal"
     const narrowing = [1, 0.94, 0.9][anchor.wordsBefore] ?? 0.8;
     values.push({ ...value, score: value.score * narrowing });
@@ -63,13 +68,13 @@ function fits(found: Found, kind: ValueKind): boolean {
   return true;
 }
 
-function choose(candidates: AnchoredValue[], kind: ValueKind, hints: FieldHints): AnchoredValue | undefined {
+/** Among the best-labelled values, the occurrence the description asks for (first by default); totals: see totals.ts. */
+function choose(candidates: AnchoredValue[], hints: FieldHints): AnchoredValue | undefined {
   if (candidates.length === 0) return undefined;
   const best = Math.max(...candidates.map((c) => c.score));
   const pool = candidates.filter((c) => c.score >= best - SCORE_TIE);
-  const order = hints.occurrence ?? (hints.concepts.has('total') && kind === 'amount' ? 'largest' : 'first');
+  const order = hints.occurrence ?? 'first';
   const byPosition = (a: AnchoredValue, b: AnchoredValue): number => a.line.index - b.line.index || a.found.start - b.found.start;
-  if (order === 'largest') return pool.sort((a, b) => Number(b.found.value) - Number(a.found.value) || byPosition(b, a))[0];
   const sorted = pool.sort(byPosition);
   return order === 'last' ? sorted[sorted.length - 1] : sorted[0];
 }
@@ -98,15 +103,16 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
   switch (kind) {
     case 'date':
     case 'datetime':
-      return hints.qualifiers.every((w) => DOCUMENT_DATE_WORDS.has(w)) ? firstUnclaimedValue(kind, lines, hints, context.dayFirst) : null;
+      return hints.qualifiers.every((w) => DOCUMENT_DATE_WORDS.has(w)) ? documentDate(kind, lines, hints, context.dayFirst) : null;
     case 'time':
+      return documentTime(lines, context.dayFirst);
     case 'email':
     case 'url':
       return firstValue(kind, lines, context.dayFirst);
     case 'phone':
-      return firstPhone(lines);
+      return firstUnlabelledPhone(lines);
     case 'business-name':
-      return context.inBlock ? blockName(lines) : findBusinessName(lines, hints.negatives)?.text ?? null;
+      return context.inBlock ? blockName(lines) : findBusinessName(lines, hints.negatives, hints.description)?.text ?? null;
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;
     case 'address':
@@ -122,28 +128,6 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
   for (const line of lines) {
     const found = findValues(kind, line.text, dayFirst)[0];
     if (found) return found.text;
-  }
-  return null;
-}
-
-/** The first value not announced as something else ("Delivery date: ..." is no order date). */
-function firstUnclaimedValue(kind: ValueKind, lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): string | null {
-  for (const line of lines) {
-    for (const found of findValues(kind, line.text, dayFirst)) {
-      const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
-      if (!before.some((t) => hints.negatives.includes(t.norm))) return found.text;
-    }
-  }
-  return null;
-}
-
-/** The first phone number that is not a fax number; bare digit runs without a label are more often ids. */
-function firstPhone(lines: readonly RuleLine[]): string | null {
-  for (const line of lines) {
-    for (const found of findValues('phone', line.text, true)) {
-      if (!/[\s().+-]/.test(found.text)) continue;
-      if (!/\bfax\b[^\d]*$/i.test(line.text.slice(0, found.start))) return found.text;
-    }
   }
   return null;
 }

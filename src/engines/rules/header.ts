@@ -1,11 +1,13 @@
 /**
  * The issuer printed at the top of a receipt or invoice: its name is the most
- * prominent of the first lines that is not a date, number, address, contact
- * detail or document title; its address is the run of address lines below.
+ * prominent of the first lines that is not a date, number, price, address,
+ * contact detail or document title; its address is the run of address lines
+ * below. A legal form ("Sdn Bhd", "Ltd") favours a line unless the caller's
+ * examples show trading names without one ("e.g. 'COSTCO'").
  */
 import { findDates, findTimes } from '../../extract/dates.js';
 import { addressEvidence, collectAddress } from './address.js';
-import { COMPANY_SUFFIX, stripRegistration } from './company.js';
+import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from './lines.js';
 import { findEmails, findPhones, findUrls } from './parsers.js';
 
@@ -24,19 +26,22 @@ export interface HeaderName {
 }
 
 /** The business name in the first lines of the first page, registration numbers removed. */
-export function findBusinessName(lines: readonly RuleLine[], negatives: readonly string[] = []): HeaderName | undefined {
+export function findBusinessName(lines: readonly RuleLine[], negatives: readonly string[] = [], description = ''): HeaderName | undefined {
   const top = headerLines(lines);
   const heights = top.map(lineHeight).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)] ?? 1;
+  // examples without a legal form ask for the trading name at the top, not the "Stores Ltd" line under it
+  const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
   let best: { score: number; at: number } | undefined;
   top.forEach((line, at) => {
-    const score = nameScore(line, at, median, negatives);
+    const score = nameScore(line, at, median, negatives, suffixWeight);
     if (score > 0 && (!best || score > best.score)) best = { score, at };
   });
   if (!best) return undefined;
   const picked = [top[best.at]!];
   const next = top[best.at + 1];
-  if (next && continuesName(picked[0]!, next, negatives)) picked.push(next);
+  // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
+  if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
   const text = picked.map((line) => stripRegistration(mainText(line))).join(' ').replace(/\s+/g, ' ').trim();
   return text ? { text, lines: picked } : undefined;
 }
@@ -67,16 +72,18 @@ function lineHeight(line: RuleLine): number {
 }
 
 /** Characters that occur in business names; anything else is usually a logo read as text. */
-const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'()\-/@+!]/u;
+const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
+/** A price ("6.99"): the line is an item or total line of the body, not the header. */
+const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 
-function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[]): number {
+function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
   const text = stripRegistration(mainText(line));
   const visible = [...text.replace(/\s/g, '')];
   const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
   if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;
   if (!line.tokens.some((t) => /^\p{L}{3,}$/u.test(t.norm))) return 0;
   const junk = visible.filter((c) => !NAME_CHARACTERS.test(c)).length;
-  if (isContactOrDate(text) || addressEvidence({ text }) >= 1) return 0;
+  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text)) return 0;
   const words = line.tokens.map((t) => t.norm);
   if (words.some((w) => negatives.includes(w))) return 0;
   const titleShare = words.filter((w) => TITLE_WORDS.has(w)).length / words.length;
@@ -84,7 +91,10 @@ function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: 
   let score = (1 - at * 0.06) * line.confidence * line.confidence;
   if (medianHeight > 0) score *= Math.min(2, Math.max(0.5, lineHeight(line) / medianHeight));
   score *= Math.max(0, 1 - (3 * junk) / visible.length);
-  if (COMPANY_SUFFIX.test(text)) score += 1;
+  // OCR of a logo or stamp tends to come out as short fragments ("CER ER"); names have a real word
+  if (!line.tokens.some((t) => /^\p{L}{4,}$/u.test(t.norm))) score *= 0.5;
+  // a legal form or trade word ("Sdn Bhd", "Ltd", "Market") marks a name, but does not make a misread line legible
+  if (suffixWeight > 1 && COMPANY_SUFFIX.test(text)) score = score * suffixWeight + 0.2;
   if (text === text.toUpperCase()) score += 0.1;
   if (addressEvidence(line) > 0) score -= 0.3;
   return score - titleShare;

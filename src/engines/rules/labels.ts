@@ -22,22 +22,24 @@ interface ConceptEntry {
 const CONCEPTS: Record<Concept, ConceptEntry> = {
   total: {
     triggers: ['total', 'grand total', 'amount due', 'balance due', 'payable', 'total amount'],
-    labels: ['total', 'grand total', 'total due', 'amount due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'balance'],
+    labels: ['total', 'grand total', 'total due', 'amount due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'to pay', 'amount to pay', 'balance',
+      // the same labels on receipts in German, French, Italian, Spanish, Dutch, Portuguese
+      'summe', 'gesamt', 'gesamtbetrag', 'zu zahlen', 'montant total', 'net a payer', 'totale', 'importe', 'totaal', 'te betalen', 'a pagar'],
     negatives: ['sub', 'subtotal', 'tax', 'vat', 'gst', 'discount', 'discounts', 'saving', 'savings', 'qty', 'quantity', 'items', 'item', 'excl', 'excluding', 'before', 'tendered', 'change', 'paid', 'cash', 'card', 'points', 'weight', 'pcs', 'units'],
   },
-  subtotal: { triggers: ['subtotal', 'sub total'], labels: ['subtotal', 'sub total', 'net amount'] },
+  subtotal: { triggers: ['subtotal', 'sub total'], labels: ['subtotal', 'sub total', 'net amount', 'zwischensumme', 'sous total', 'subtotale', 'subtotaal'] },
   tax: {
     triggers: ['tax', 'vat', 'gst', 'hst', 'sst'],
-    labels: ['tax', 'vat', 'gst', 'sales tax', 'tax amount', 'hst', 'sst'],
+    labels: ['tax', 'taxes', 'vat', 'gst', 'sales tax', 'tax amount', 'hst', 'sst', 'mwst', 'ust', 'tva', 'iva', 'btw', 'cgst', 'sgst', 'igst'],
     negatives: ['id', 'reg', 'registration', 'no', 'number', 'incl', 'inclusive', 'including', 'excl', 'exclusive', 'excluding', 'invoice', 'summary', 'code'],
   },
   discount: { triggers: ['discount'], labels: ['discount', 'disc'] },
   date: {
     triggers: ['date', 'dated'],
-    labels: ['date', 'dated'],
+    labels: ['date', 'dated', 'datum', 'fecha'],
     negatives: ['due', 'expiry', 'expiration', 'expires', 'birth', 'delivery', 'ship', 'shipping', 'start', 'end', 'payment', 'valid', 'print', 'printed'],
   },
-  time: { triggers: ['time'], labels: ['time'] },
+  time: { triggers: ['time'], labels: ['time', 'uhrzeit', 'hora', 'heure'] },
   identifier: { triggers: ['number', 'no', 'num', 'nr', 'id', 'code', 'ref', 'reference'], labels: ['number', 'no', '#', 'num', 'nr', 'ref'] },
   business: {
     triggers: ['company', 'vendor', 'seller', 'supplier', 'store', 'merchant', 'shop', 'business', 'restaurant', 'issuer', 'retailer'],
@@ -48,7 +50,7 @@ const CONCEPTS: Record<Concept, ConceptEntry> = {
     labels: ['customer', 'client', 'bill to', 'billed to', 'buyer', 'sold to', 'recipient'],
   },
   address: { triggers: ['address', 'addr'], labels: ['address', 'addr'] },
-  phone: { triggers: ['phone', 'tel', 'telephone', 'mobile', 'fax'], labels: ['phone', 'tel', 'telephone', 'mobile', 'ph', 'hp'], negatives: ['fax'] },
+  phone: { triggers: ['phone', 'tel', 'telephone', 'mobile', 'fax'], labels: ['phone', 'tel', 'telephone', 'mobile', 'ph', 'hp', 'telefon', 'telefono'], negatives: ['fax'] },
   email: { triggers: ['email', 'e mail', 'mail'], labels: ['email', 'e mail'] },
   url: { triggers: ['url', 'website', 'web', 'site', 'homepage'], labels: ['website', 'web', 'www', 'url'] },
   quantity: { triggers: ['quantity', 'qty', 'count'], labels: ['quantity', 'qty', 'qnty', 'units', 'pcs', 'no of items'] },
@@ -61,6 +63,9 @@ const CONCEPTS: Record<Concept, ConceptEntry> = {
   percentage: { triggers: ['percent', 'percentage', 'pct', 'rate'], labels: [] },
   name: { triggers: ['name'], labels: ['name'] },
 };
+
+/** Concepts of a value of its own (unlike business/customer, which say whose value it is). */
+const VALUE_CONCEPTS = new Set<Concept>(['total', 'subtotal', 'tax', 'discount', 'date', 'time', 'address', 'phone', 'email', 'url']);
 
 export interface LabelHint {
   words: string[];
@@ -97,6 +102,8 @@ const DESCRIPTION_STOPWORDS = new Set(['the', 'a', 'an', 'of', 'or', 'and', 'to'
 export function hintsFor(name: string, description = '', parentWords: string[] = []): FieldHints {
   const nameWords = splitName(name);
   const concepts = conceptsIn(nameWords.join(' '));
+  // "store_address", "vendor_phone": the business word only says whose value it is; a bare "Store" label announces no address
+  if ([...concepts].some((concept) => VALUE_CONCEPTS.has(concept))) concepts.delete('business');
   const firstSentence = description.split(/[.;(]/)[0] ?? '';
   if (concepts.size === 0) for (const concept of conceptsIn(splitName(firstSentence).join(' '))) concepts.add(concept);
   const labels: LabelHint[] = [];

@@ -14,6 +14,8 @@ export interface RuleWord {
   /** Character offsets in the line's text. */
   start: number;
   end: number;
+  /** OCR confidence 0..1 (1 for text layers and layout text). */
+  confidence: number;
 }
 
 export interface Cell {
@@ -22,6 +24,8 @@ export interface Cell {
   x1: number;
   start: number;
   end: number;
+  /** Mean confidence of its words. */
+  confidence: number;
 }
 
 export interface RuleLine {
@@ -107,12 +111,12 @@ interface LinePlace {
   confidence: number;
 }
 
-function buildLine(placed: Array<{ text: string; x0: number; x1: number }>, place: LinePlace): RuleLine {
+function buildLine(placed: Array<{ text: string; x0: number; x1: number; confidence?: number }>, place: LinePlace): RuleLine {
   const words: RuleWord[] = [];
   let text = '';
   for (const word of placed) {
     if (text) text += ' ';
-    words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length });
+    words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length, confidence: word.confidence ?? 1 });
     text += word.text;
   }
   const { index, page, y0, y1, charWidth, confidence } = place;
@@ -121,17 +125,24 @@ function buildLine(placed: Array<{ text: string; x0: number; x1: number }>, plac
 
 function cellsOf(text: string, words: RuleWord[], gap: number): Cell[] {
   const cells: Cell[] = [];
+  const members: RuleWord[][] = [];
   let current: Cell | undefined;
   for (const word of words) {
     if (current && word.x0 - current.x1 <= gap) {
       current.x1 = word.x1;
       current.end = word.end;
+      members[members.length - 1]!.push(word);
     } else {
-      current = { text: '', x0: word.x0, x1: word.x1, start: word.start, end: word.end };
+      current = { text: '', x0: word.x0, x1: word.x1, start: word.start, end: word.end, confidence: 1 };
       cells.push(current);
+      members.push([word]);
     }
   }
-  for (const cell of cells) cell.text = text.slice(cell.start, cell.end);
+  cells.forEach((cell, i) => {
+    cell.text = text.slice(cell.start, cell.end);
+    const own = members[i]!;
+    cell.confidence = own.reduce((sum, w) => sum + w.confidence, 0) / own.length;
+  });
   return cells;
 }
 
@@ -154,12 +165,41 @@ export function spanX(line: RuleLine, start: number, end: number): { x0: number;
   return { x0: inside[0]!.x0, x1: inside[inside.length - 1]!.x1 };
 }
 
-/** The line without stray cells such as a "|" or "oo" read from a stamp or the paper's edge. */
+/**
+ * The line without stray cells: a "|" or "oo" read from a stamp or the
+ * paper's edge, and short fragments far off to the side ("Redondo Car Wash
+ * Ee", "ai   SIN   Din Tai Fung Restaurant   Pre ee"). Kept are the cells with
+ * letters or digits that lie in one run with the longest cell, that is,
+ * without a gap of ISOLATION_CHARS between them; a far cell stays when it holds
+ * a word of its own (five letters or digits in a row), and so does all between.
+ */
 export function mainText(line: RuleLine): string {
   if (line.cells.length <= 1) return line.text;
-  const kept = line.cells.filter((cell) => (cell.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2);
-  return (kept.length > 0 ? kept : line.cells).map((cell) => cell.text).join(' ');
+  const alnum = (cell: Cell): number => (cell.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  // beside a clearly read cell, one the OCR itself barely trusts is background or a smudge
+  const legible = Math.max(...line.cells.map((cell) => cell.confidence)) >= LEGIBLE;
+  const readable = line.cells.filter((cell) => alnum(cell) >= 2 && (!legible || cell.confidence >= ILLEGIBLE));
+  if (readable.length === 0) return line.text;
+  const main = readable.reduce((a, b) => (alnum(b) > alnum(a) ? b : a));
+  const gap = ISOLATION_CHARS * line.charWidth;
+  const at = readable.indexOf(main);
+  let from = at;
+  let to = at;
+  while (from > 0 && readable[from]!.x0 - readable[from - 1]!.x1 <= gap) from--;
+  while (to < readable.length - 1 && readable[to + 1]!.x0 - readable[to]!.x1 <= gap) to++;
+  const farWord = (cell: Cell): boolean => /[\p{L}\p{N}]{5}/u.test(cell.text);
+  const kept = readable.filter((cell, i) => (i >= from && i <= to) || farWord(cell));
+  // what lies between kept cells is part of the line ("ORANGE      CA      92869")
+  const first = kept[0]!;
+  const last = kept[kept.length - 1]!;
+  return readable.filter((cell) => cell.x0 >= first.x0 && cell.x1 <= last.x1).map((cell) => cell.text).join(' ');
 }
+
+/** Gap, in character widths, beyond which a tiny cell is not part of its line's text. */
+const ISOLATION_CHARS = 6;
+/** OCR confidences: a cell read at LEGIBLE or better makes cells below ILLEGIBLE on its line noise. */
+const LEGIBLE = 0.7;
+const ILLEGIBLE = 0.4;
 
 /** Nothing readable: rule lines, specks, a lone bracket. */
 export function isNoise(line: RuleLine): boolean {

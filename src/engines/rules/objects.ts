@@ -7,6 +7,7 @@ import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/sche
 import type { JsonSchema } from '../../extract/schema.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import { findBlock } from './blocks.js';
+import { dropImpossibleTax } from './consistency.js';
 import { extractScalar, labelledValues, present, type FieldContext } from './fields.js';
 import { findBusinessName } from './header.js';
 import { hintsFor, type FieldHints } from './labels.js';
@@ -45,22 +46,28 @@ const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'r
 export async function extractObject(view: SchemaView, lines: readonly RuleLine[], context: ExtractionContext): Promise<Record<string, unknown>> {
   const scope: Scope = { lines, parentWords: [], qualifiedOnly: false, issuer: false, inBlock: false, ancestors: new Set([context.root]) };
   const result: Record<string, unknown> = {};
+  const hints = new Map<string, FieldHints>();
   for (const [name, schema] of Object.entries(view.properties)) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     context.signal.throwIfAborted();
     const propertyView = viewSchema(schema, context.root);
-    setOwn(result, name, extractProperty(schema, propertyView, scopedHints(name, propertyView, scope), scope, context));
+    hints.set(name, scopedHints(name, propertyView, scope));
+    setOwn(result, name, extractProperty(schema, propertyView, hints.get(name)!, scope, context));
   }
+  dropImpossibleTax(result, hints);
   return result;
 }
 
 function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): Record<string, unknown> {
   const result: Record<string, unknown> = {};
+  const hints = new Map<string, FieldHints>();
   for (const [name, schema] of Object.entries(view.properties)) {
     context.signal.throwIfAborted();
     const propertyView = viewSchema(schema, context.root);
-    setOwn(result, name, extractProperty(schema, propertyView, scopedHints(name, propertyView, scope), scope, context));
+    hints.set(name, scopedHints(name, propertyView, scope));
+    setOwn(result, name, extractProperty(schema, propertyView, hints.get(name)!, scope, context));
   }
+  dropImpossibleTax(result, hints);
   return result;
 }
 

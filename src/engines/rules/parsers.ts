@@ -17,8 +17,10 @@ export interface Found {
 }
 
 const CURRENCY = String.raw`(?:[$€£¥₹₩₽₺฿₫₱₴₦]|\b(?:RM|USD|EUR|GBP|JPY|CNY|INR|AUD|CAD|CHF|SGD|MYR|HKD|NZD|AED|SAR|ZAR|SEK|NOK|DKK|PLN|CZK|HUF|THB|IDR|PHP|VND|KRW|BRL|MXN|TRY|Rs|Eur|Kr)\.?)`;
+/** A currency printed after the amount, as much of Europe does: "12,50 €", "34,85EUR". */
+const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
 const NUMBER_TOKEN = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,:/\-])(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?\)?(?!\p{N}|[.,]\p{N}|[%/:]|\p{L})`,
+  String.raw`(?<![\p{L}\p{N}.,:/\-])(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
   'gu',
 );
 
@@ -30,6 +32,8 @@ export function findNumbers(text: string): Found[] {
     const printed = match[0];
     const end = start + printed.length;
     if (blocked.some(([from, to]) => start < to && from < end)) continue;
+    // "01838740031", "201611020201": ids and codes; amounts neither start with a zero digit nor run to nine digits unseparated
+    if (/^0\d/.test(match[2]!) || /^\d{9,}$/.test(match[2]!)) continue;
     const value = parseNumber(printed);
     if (value === null) continue;
     const hasCents = /[.,]\d{1,2}$/.test(match[2]!);
