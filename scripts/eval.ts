@@ -6,6 +6,7 @@ import type { ExtractionRequest } from '../src/pipeline.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
 import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
+import { selectEngine } from './eval/engine-option.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
@@ -27,6 +28,9 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
                        ingest sources and settings; later runs skip decode/OCR
                        and run only layout + engine + finalize
   --refresh            with --reuse-ingest: ingest afresh and overwrite entries
+  --engine <name>      local mode: auto, rules, ollama, openai or llamacpp (sets
+                       EXTRACTOR); with ollama the run is skipped, exit 0, when
+                       OLLAMA_HOST does not answer with OLLAMA_MODEL
   --json               print the report JSON on stdout instead of tables`;
 
 interface ManifestEntry {
@@ -190,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       'reuse-ingest': { type: 'string' },
       refresh: { type: 'boolean' },
+      engine: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -202,6 +207,13 @@ async function main(argv: string[]): Promise<number> {
   const limit = parsePositiveInt('limit', values.limit, null);
   const concurrency = parsePositiveInt('concurrency', values.concurrency, 1) ?? 1;
   const timeoutSeconds = parsePositiveInt('timeout', values.timeout, 300) ?? 300;
+
+  if (values.url && values.engine) throw new Error('--engine selects the local pipeline\'s engine; a remote service uses its own');
+  const { skip } = await selectEngine(values.engine);
+  if (skip) {
+    process.stdout.write(`${skip}\n`);
+    return 0;
+  }
 
   // Load every dataset first, so a typo in the last path fails before minutes of OCR.
   const datasets = await Promise.all(positionals.map((dir) => loadDataset(dir, limit)));
