@@ -7,23 +7,21 @@
 import type { Document, Line } from '../../ingest/document.js';
 import { tokenize, type Token } from './fuzzy.js';
 
-export interface RuleWord {
+/** A stretch of a line: its x extent and its character offsets in the line's text. */
+interface Span {
   text: string;
   x0: number;
   x1: number;
-  /** Character offsets in the line's text. */
   start: number;
   end: number;
+}
+
+export interface RuleWord extends Span {
   /** OCR confidence 0..1 (1 for text layers and layout text). */
   confidence: number;
 }
 
-export interface Cell {
-  text: string;
-  x0: number;
-  x1: number;
-  start: number;
-  end: number;
+export interface Cell extends Span {
   /** Mean confidence of its words. */
   confidence: number;
 }

@@ -45,14 +45,13 @@ const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'r
  */
 export async function extractObject(view: SchemaView, lines: readonly RuleLine[], context: ExtractionContext): Promise<Record<string, unknown>> {
   const scope: Scope = { lines, parentWords: [], qualifiedOnly: false, issuer: false, inBlock: false, ancestors: new Set([context.root]) };
+  // Top level yields to the event loop between properties: a long document must not stall other requests.
+  const yieldBetween = () => new Promise<void>((resolve) => setImmediate(resolve));
   const result: Record<string, unknown> = {};
   const hints = new Map<string, FieldHints>();
-  for (const [name, schema] of Object.entries(view.properties)) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    context.signal.throwIfAborted();
-    const propertyView = viewSchema(schema, context.root);
-    hints.set(name, scopedHints(name, propertyView, scope));
-    setOwn(result, name, extractProperty(schema, propertyView, hints.get(name)!, scope, context));
+  for (const name of Object.keys(view.properties)) {
+    await yieldBetween();
+    extractOneProperty(name, view, scope, context, result, hints);
   }
   dropImpossibleTax(result, hints);
   return result;
@@ -61,14 +60,18 @@ export async function extractObject(view: SchemaView, lines: readonly RuleLine[]
 function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   const hints = new Map<string, FieldHints>();
-  for (const [name, schema] of Object.entries(view.properties)) {
-    context.signal.throwIfAborted();
-    const propertyView = viewSchema(schema, context.root);
-    hints.set(name, scopedHints(name, propertyView, scope));
-    setOwn(result, name, extractProperty(schema, propertyView, hints.get(name)!, scope, context));
-  }
+  for (const name of Object.keys(view.properties)) extractOneProperty(name, view, scope, context, result, hints);
   dropImpossibleTax(result, hints);
   return result;
+}
+
+function extractOneProperty(name: string, view: SchemaView, scope: Scope, context: ExtractionContext, result: Record<string, unknown>, hints: Map<string, FieldHints>): void {
+  context.signal.throwIfAborted();
+  const schema = view.properties[name];
+  const propertyView = viewSchema(schema, context.root);
+  const fieldHints = scopedHints(name, propertyView, scope);
+  hints.set(name, fieldHints);
+  setOwn(result, name, extractProperty(schema, propertyView, fieldHints, scope, context));
 }
 
 function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
