@@ -6,13 +6,15 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
-import { OcrPool, encodePgm } from '../src/ingest/ocr-pool.js';
+import { OcrPool, PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr-pool.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
 import { silentLogger } from '../src/logger.js';
@@ -22,13 +24,17 @@ import { makeInvoicePdf, makeScannedPdf, makeTextPdf } from '../test/fixtures/pd
 
 const cores = availableParallelism();
 
+function bundledLangPath(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 function report(label: string, value: string): void {
-  process.stdout.write(`${label.padEnd(52)} ${value}\n`);
+  process.stdout.write(`${label.padEnd(56)} ${value}\n`);
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
@@ -100,9 +106,13 @@ function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): voi
     report('native tesseract', 'not installed, skipped');
     return;
   }
-  const path = join(mkdtempSync(join(tmpdir(), 'docshape-bench-')), 'page.pgm');
+  const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
+  const path = join(dir, 'page.pgm');
   writeFileSync(path, encodePgm(raster));
-  const run = () => execFileSync('tesseract', [path, '-', '--dpi', String(raster.dpi), '-l', 'eng'], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+  // The same model tesseract.js uses (best_int), so the ratio compares engines, not models.
+  writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(bundledLangPath(), 'eng.traineddata.gz'))));
+  const args = [path, '-', '--tessdata-dir', dir, '--dpi', String(raster.dpi), '--psm', PAGE_SEGMENTATION_MODE, '-l', 'eng'];
+  const run = () => execFileSync('tesseract', args, { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
   run();
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {

@@ -64,7 +64,11 @@ export function dpiFor(density: number | undefined, scale: number): number {
   return Math.round(density * scale);
 }
 
-/** Rotations and mirrors that display a frame stored with EXIF `orientation` upright. */
+/**
+ * Rotations and mirrors that display a frame stored with EXIF `orientation`
+ * upright (sharp mirrors before it rotates; a test checks every case against
+ * sharp's own EXIF handling).
+ */
 function orient(image: Sharp, orientation: number): Sharp {
   switch (orientation) {
     case 2:

@@ -248,7 +248,9 @@ describe('POST /v1/', function () {
       expect(response.body).to.deep.equal({ iban: null, items: [] });
     });
 
-    it('keeps /healthz answering within 100 ms while OCR runs', async () => {
+    it('keeps /healthz answering within 100 ms while OCR runs', async function () {
+      // Wall-clock latency also grows when other processes load the CPU; retry before calling it a regression.
+      this.retries(2);
       const image = await makeReceiptImage('png');
       const work = postJson(endpoint, { schema: receiptSchema, contents: [content(image, 'image/png'), content(image, 'image/png'), content(image, 'image/png')] });
       let slowest = 0;

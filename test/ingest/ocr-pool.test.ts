@@ -112,7 +112,9 @@ describe('OcrPool', function () {
     expect((await pool.recognize(receipt)).map((word) => word.text)).to.include('TOTAL');
   });
 
-  it('keeps the event loop responsive while OCR runs', async () => {
+  it('keeps the event loop responsive while OCR runs', async function () {
+    // A wall-clock gap also grows when other processes load the CPU; retry before calling it a regression.
+    this.retries(2);
     const raster = longRaster();
     let last = performance.now();
     let maxGap = 0;
