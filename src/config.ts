@@ -47,7 +47,16 @@ export interface OcrConfig {
   /** Directory holding <lang>.traineddata.gz; defaults to @tesseract.js-data/eng's best_int model. */
   langPath: string | undefined;
   recycleAfterJobs: number;
+  /**
+   * Handling of skewed and rotated pages: 'off' reads every page as it is,
+   * 'always' lets Tesseract deskew every page, 'auto' retries only pages whose
+   * first reading looks poor (see ocr-pool.ts).
+   */
+  rotation: OcrRotation;
 }
+
+export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
+export type OcrRotation = (typeof OCR_ROTATIONS)[number];
 
 export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 export type ExtractorChoice = (typeof EXTRACTORS)[number];
@@ -213,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
       langs,
       langPath: env.OCR_LANG_PATH?.trim() || undefined,
       recycleAfterJobs: readInt(env, 'OCR_RECYCLE_AFTER', 200, 1),
+      rotation: readChoice(env, 'OCR_ROTATION', OCR_ROTATIONS, 'auto'),
     },
     pdf: {
       workers: readInt(env, 'PDF_WORKERS', Math.max(1, cores), 1, 64),

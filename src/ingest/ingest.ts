@@ -94,9 +94,10 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   const raster = await pending.load();
   signal.throwIfAborted();
   const started = performance.now();
-  const words = await deps.ocr.recognize(raster, signal);
+  // A page OCR found sideways comes back turned: its size is then the turned raster's, which the boxes refer to.
+  const { words, width, height } = await deps.ocr.recognize(raster, signal);
   stats.ocrMs += performance.now() - started;
-  return pageFromWords(pending.index, raster.width, raster.height, words, 'ocr');
+  return pageFromWords(pending.index, width, height, words, 'ocr');
 }
 
 /**

@@ -55,7 +55,7 @@ describe('loadImagePages', function () {
   });
 
   async function ocrText(raster: GreyRaster): Promise<string[]> {
-    return (await pool.recognize(raster)).map((word) => word.text);
+    return (await pool.recognize(raster)).words.map((word) => word.text);
   }
 
   for (const format of ['png', 'jpeg', 'webp', 'gif'] as const) {

@@ -56,7 +56,7 @@ describe('OcrPool', function () {
   });
 
   it('reads receipt words with boxes inside the raster and confidences in 0..1', async () => {
-    const words = await pool.recognize(receipt);
+    const { words } = await pool.recognize(receipt);
     expect(words.map((word) => word.text)).to.include.members([...RECEIPT_EXPECTED.words]);
     for (const word of words) {
       expect(word.source).to.equal('ocr');
@@ -79,8 +79,8 @@ describe('OcrPool', function () {
     const jobs = [pool.recognize(longRaster()), pool.recognize(receipt)];
     expect(pool.status()).to.include({ busy: 2, queued: 0 });
     const [long, short] = await Promise.all(jobs);
-    expect(long?.map((word) => word.text)).to.include('quick');
-    expect(short?.map((word) => word.text)).to.include('TOTAL');
+    expect(long?.words.map((word) => word.text)).to.include('quick');
+    expect(short?.words.map((word) => word.text)).to.include('TOTAL');
     expect(pool.status()).to.include({ busy: 0, queued: 0 });
   });
 
@@ -109,7 +109,7 @@ describe('OcrPool', function () {
     controller.abort();
     await rejectionOf(job);
     expect(performance.now() - aborted).to.be.lessThan(100);
-    expect((await pool.recognize(receipt)).map((word) => word.text)).to.include('TOTAL');
+    expect((await pool.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
   });
 
   it('keeps the event loop responsive while OCR runs', async function () {
@@ -148,7 +148,7 @@ describe('OcrPool', function () {
       const recycling = await OcrPool.create({ ...baseConfig, workers: 1, recycleAfterJobs: 1 }, logger);
       try {
         for (let i = 0; i < 3; i++) {
-          expect((await recycling.recognize(receipt)).map((word) => word.text)).to.include('TOTAL');
+          expect((await recycling.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
         }
         expect(recycling.status()).to.include({ ready: true, workers: 1, jobsDone: 3 });
         // Each job retires its worker; the third replacement may still be starting.
@@ -165,7 +165,7 @@ describe('OcrPool', function () {
         // Reach into the pool only to simulate a crash of the wasm thread.
         const internals = fragile as unknown as { slots: { worker?: { worker?: { terminate(): Promise<number> } } }[] };
         await internals.slots[0]?.worker?.worker?.terminate();
-        expect((await fragile.recognize(receipt)).map((word) => word.text)).to.include('TOTAL');
+        expect((await fragile.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
         expect(logger.messages).to.include('OCR worker thread died');
       } finally {
         await fragile.close();
