@@ -26,11 +26,8 @@ export interface Cell extends Span {
   confidence: number;
 }
 
-export interface RuleLine {
-  text: string;
-  words: RuleWord[];
-  cells: Cell[];
-  tokens: Token[];
+/** Where a line sits: its position in the request, page and vertical extent, and its scale. */
+interface LinePlace {
   /** Position in the whole request, pages of all files in order. */
   index: number;
   page: number;
@@ -40,6 +37,13 @@ export interface RuleLine {
   charWidth: number;
   /** Mean word confidence, 0..1 (1 for text layers). */
   confidence: number;
+}
+
+export interface RuleLine extends LinePlace {
+  text: string;
+  words: RuleWord[];
+  cells: Cell[];
+  tokens: Token[];
 }
 
 /** Same rule as the layout text: a gap wider than this many character widths separates columns. */
@@ -100,14 +104,6 @@ function linesFromLayoutText(layoutText: string): RuleLine[] {
   return lines;
 }
 
-interface LinePlace {
-  index: number;
-  page: number;
-  y0: number;
-  y1: number;
-  charWidth: number;
-  confidence: number;
-}
 
 function buildLine(placed: Array<{ text: string; x0: number; x1: number; confidence?: number }>, place: LinePlace): RuleLine {
   const words: RuleWord[] = [];
