@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
+import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
 import { formatServerTiming, runExtraction, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
@@ -47,7 +48,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
       {
         requestId: res.locals.requestId,
         files: body.contents.length,
-        pages: outcome.stats.textLayerPages + outcome.stats.ocrPages + outcome.stats.emptyPages,
+        pages: countPages(outcome.document),
         ocrPages: outcome.stats.ocrPages,
         engine: outcome.engine,
         ms: Math.round(outcome.timings.total),

@@ -1,3 +1,4 @@
+import { median } from '../util/median.js';
 import type { Document, Line, Page } from './document.js';
 
 /**
@@ -24,9 +25,8 @@ function estimateCharWidth(page: Page): number {
       if (length > 0) widths.push((word.bbox.x1 - word.bbox.x0) / length);
     }
   }
-  widths.sort((a, b) => a - b);
-  const median = widths[Math.floor(widths.length / 2)];
-  return median && median > 0 ? median : Math.max(1, page.width / 100);
+  const typical = median(widths);
+  return typical && typical > 0 ? typical : Math.max(1, page.width / 100);
 }
 
 export function renderLine(line: Line, originX: number, charWidth: number): string {

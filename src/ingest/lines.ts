@@ -1,3 +1,4 @@
+import { median } from '../util/median.js';
 import type { BBox, Line, Word } from './document.js';
 
 /**
@@ -40,11 +41,6 @@ export function unionBox(boxes: BBox[]): BBox {
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
 export function groupWordsIntoLines(words: Word[]): Line[] {
   const byCentre = [...words].sort((a, b) => a.bbox.y0 + a.bbox.y1 - (b.bbox.y0 + b.bbox.y1));
   const open: OpenLine[] = [];
@@ -63,8 +59,8 @@ export function groupWordsIntoLines(words: Word[]): Line[] {
     if (best) {
       best.words.push(word);
       // The band follows the median word so one tall glyph does not swallow the next line.
-      best.top = median(best.words.map((w) => w.bbox.y0));
-      best.bottom = median(best.words.map((w) => w.bbox.y1));
+      best.top = median(best.words.map((w) => w.bbox.y0)) ?? 0;
+      best.bottom = median(best.words.map((w) => w.bbox.y1)) ?? 0;
     } else {
       open.push({ words: [word], top: word.bbox.y0, bottom: word.bbox.y1 });
     }

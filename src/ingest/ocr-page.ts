@@ -6,6 +6,7 @@
  */
 import type Tesseract from 'tesseract.js';
 import type { OcrRotation } from '../config.js';
+import { median } from '../util/median.js';
 import type { Word } from './document.js';
 import { chooseThresholding, type Thresholding } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
@@ -164,8 +165,7 @@ function readingFromBlocks(blocks: Tesseract.Block[] | null): Reading {
       }
     }
   }
-  slopes.sort((a, b) => a - b);
-  const skewDegrees = slopes.length === 0 ? 0 : (slopes[Math.floor(slopes.length / 2)] as number);
+  const skewDegrees = median(slopes) ?? 0;
   return { words, skewDegrees };
 }
 

@@ -6,6 +6,7 @@
  * examples show trading names without one ("e.g. 'COSTCO'").
  */
 import { findDates, findTimes } from '../../extract/dates.js';
+import { median } from '../../util/median.js';
 import { addressEvidence, collectAddress } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from './lines.js';
@@ -28,13 +29,12 @@ export interface HeaderName {
 /** The business name in the first lines of the first page, registration numbers removed. */
 export function findBusinessName(lines: readonly RuleLine[], negatives: readonly string[] = [], description = ''): HeaderName | undefined {
   const top = headerLines(lines);
-  const heights = top.map(lineHeight).sort((a, b) => a - b);
-  const median = heights[Math.floor(heights.length / 2)] ?? 1;
+  const typicalHeight = median(top.map(lineHeight)) ?? 1;
   // examples without a legal form ask for the trading name at the top, not the "Stores Ltd" line under it
   const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
   let best: { score: number; at: number } | undefined;
   top.forEach((line, at) => {
-    const score = nameScore(line, at, median, negatives, suffixWeight);
+    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight);
     if (score > 0 && (!best || score > best.score)) best = { score, at };
   });
   if (!best) return undefined;
