@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import type { LlamaCppConfig, LlmConfig } from '../config.js';
 import type { EngineStatus } from '../extract/engine.js';
 import type { JsonSchema } from '../extract/schema.js';
-import { backendTimeout, callSignal } from './backend-errors.js';
+import { callSignal, describeCallFailure } from './backend-errors.js';
 import type { ChatBackend, ChatReply, ChatRequest } from './chat-backend.js';
 
 type NodeLlamaCpp = typeof import('node-llama-cpp');
@@ -104,9 +104,7 @@ export class LlamaCppBackend implements ChatBackend {
       return { content: answer.responseText, truncated: answer.stopReason === 'maxTokens' };
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason;
-      if (timedOut()) throw backendTimeout('llama.cpp', this.llm.timeoutMs);
-      if (error instanceof AppError) throw error;
-      throw new AppError('engine_failed', `llama.cpp failed: ${(error as Error).message}`, { cause: error });
+      throw describeCallFailure(error, { backend: 'llama.cpp', where: this.modelPath, requestSignal: request.signal, timedOut: timedOut(), timeoutMs: this.llm.timeoutMs });
     } finally {
       await context.dispose();
     }

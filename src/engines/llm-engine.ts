@@ -12,6 +12,7 @@ import type { Engine, EngineStatus, ExtractionInput } from '../extract/engine.js
 import { checkGrounding, DocumentText } from '../extract/grounding.js';
 import { toModelSchema } from '../extract/llm-schema.js';
 import { parseAnswer, type ParsedAnswer } from '../extract/parse-answer.js';
+import { describeAjvErrors } from '../extract/repair.js';
 import { buildMessages, buildRetryMessages, estimateTokens, promptOverheadTokens } from '../extract/prompt.js';
 import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../extract/schema.js';
 import { shapeValue } from '../extract/shape.js';
@@ -126,5 +127,5 @@ function validationProblems(value: unknown, compiled: CompiledSchema): string[] 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['the answer must be a JSON object'];
   const shaped = shapeValue(value, compiled.schema, { root: compiled.schema, dayFirst: true });
   if (compiled.validateNullable(shaped)) return [];
-  return (compiled.validateNullable.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+  return describeAjvErrors(compiled.validateNullable.errors ?? []);
 }

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import { badRequest } from '../errors.js';
+import { splitPointer } from '../util/json-pointer.js';
 import type { JsonSchema } from './schema.js';
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06';
@@ -93,7 +94,7 @@ export function compileWithDialect(schema: JsonSchema, dialect: Dialect, field: 
 function describeSchemaErrors(errors: ErrorObject[], field: string): string[] {
   const lines: string[] = [];
   for (const error of errors) {
-    const path = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = splitPointer(error.instancePath);
     const line = `${[field, ...path].join('.')}: ${error.message ?? 'is invalid'}`;
     if (!lines.includes(line)) lines.push(line);
   }

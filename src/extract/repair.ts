@@ -5,6 +5,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
+import { splitPointer } from '../util/json-pointer.js';
 
 const MAX_ROUNDS = 32;
 const ALTERNATIVE_KEYWORDS = new Set(['anyOf', 'oneOf', 'not', 'if']);
@@ -25,7 +26,7 @@ export function repairUntilValid(value: Record<string, unknown>, validate: Valid
   }
   if (validate(value)) return value;
   throw new AppError('engine_failed', 'extracted object does not match the schema', {
-    details: (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`),
+    details: describeAjvErrors(validate.errors ?? []),
   });
 }
 
@@ -70,10 +71,6 @@ function isPrefix(prefix: Path, path: Path): boolean {
 
 function isWithin(path: string, ancestor: string): boolean {
   return path.startsWith(`${ancestor}/`) || (ancestor === '' && path !== '');
-}
-
-function splitPointer(pointer: string): Path {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**
@@ -149,4 +146,9 @@ function valueAt(root: unknown, path: Path): unknown {
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
   return typeof value === 'object' && value !== null;
+}
+
+/** Ajv errors as "<instance path> <message>" lines, for error details and model retries. */
+export function describeAjvErrors(errors: ErrorObject[]): string[] {
+  return errors.map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }

@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from './schema.js';
 import { isSchemaObject } from './schema-walk.js';
+import { splitPointer } from '../util/json-pointer.js';
 
 export interface SchemaView {
   /** Declared JSON types ('integer' kept apart from 'number'); empty when unconstrained. */
@@ -129,8 +130,7 @@ export function resolveLocalRef(root: JsonSchema, ref: string): unknown {
   if (fragment === '') return root;
   if (fragment.startsWith('/')) {
     let target: unknown = root;
-    for (const raw of fragment.slice(1).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    for (const key of splitPointer(fragment)) {
       if (typeof target !== 'object' || target === null || !Object.prototype.hasOwnProperty.call(target, key)) return undefined;
       target = (target as Record<string, unknown>)[key];
     }

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
+import { splitPointer } from '../util/json-pointer.js';
 
 export interface ExtractionRequestBody {
   schema: Record<string, unknown>;
@@ -32,7 +33,7 @@ const validateRequest = new Ajv({ allErrors: true }).compile<ExtractionRequestBo
 
 /** "/contents/1/mimeType" -> "contents[1].mimeType" */
 export function fieldPath(pointer: string, extra?: string): string {
-  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = splitPointer(pointer);
   if (extra) segments.push(extra);
   return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
 }
