@@ -7,7 +7,7 @@ import { parseInteger, parseNumber } from '../../extract/coerce.js';
 import { viewSchema, type SchemaView } from '../../extract/schema-view.js';
 import type { JsonSchema } from '../../extract/schema.js';
 import { setOwn } from '../../extract/schema-walk.js';
-import { matchPhrase, tokenize, type Token } from './fuzzy.js';
+import { matchPhrase, type Token } from './fuzzy.js';
 import { hintsFor, labelsOf, type FieldHints } from './labels.js';
 import type { Cell, RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
@@ -92,8 +92,9 @@ function matchHeaderCells(line: RuleLine, fields: ItemField[]): Column[] {
   return columns;
 }
 
+/** The line's tokens inside one cell: cells are whole words, so no token crosses a cell edge. */
 function tokensOf(line: RuleLine, cell: Cell): Token[] {
-  return tokenize(line.text.slice(cell.start, cell.end));
+  return line.tokens.filter((token) => token.start >= cell.start && token.end <= cell.end);
 }
 
 function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[], fields: ItemField[]): Record<string, unknown>[] {
