@@ -12,6 +12,7 @@ import {
   type NullGtCounts,
   type NullMeaning,
   type SetSummary,
+  ratio,
 } from './score.js';
 
 /** One document as the runner saw it: the result, or why there is none. */
@@ -99,10 +100,6 @@ export function median(values: readonly number[]): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function ratio(numerator: number, denominator: number): number | null {
-  return denominator === 0 ? null : numerator / denominator;
 }
 
 export interface DatasetInput {

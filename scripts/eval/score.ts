@@ -209,7 +209,8 @@ export function scoreField(field: string, kind: FieldKind, expected: unknown, pr
     const expectedItems = asTextList(expected);
     score.set = matchSets(predictedItems, expectedItems, kind === 'name-list');
     if (!expectedMissing) {
-      const strictSet = matchSets(predictedItems, expectedItems, false);
+      // For plain text lists the lenient set is already the strict one.
+      const strictSet = kind === 'text-list' ? score.set : matchSets(predictedItems, expectedItems, false);
       score.strict = strictSet.fp === 0 && strictSet.fn === 0;
       score.correct = score.set.fp === 0 && score.set.fn === 0;
     }
@@ -274,7 +275,7 @@ export interface FieldSummary {
   nullGt: NullGtCounts;
 }
 
-function ratio(numerator: number, denominator: number): number | null {
+export function ratio(numerator: number, denominator: number): number | null {
   return denominator === 0 ? null : numerator / denominator;
 }
 

@@ -50,8 +50,8 @@ export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
   return evidence;
 }
 
-/** Prices ("12.50") belong to item and total lines, not to addresses. */
-const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
+/** A price ("12.50"): it belongs to item and total lines, not to a header name or an address. */
+export const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 
 /** "ST# 1234 OP# 00001 TE# 01": a line of numbered ids (store, operator, terminal), not "Suite #200". */
 const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;

@@ -7,7 +7,7 @@
  */
 import { findDates, findTimes } from '../../extract/dates.js';
 import { median } from '../../util/median.js';
-import { addressEvidence, collectAddress } from './address.js';
+import { addressEvidence, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from './lines.js';
 import { findEmails, findPhones, findUrls } from './parsers.js';
@@ -73,8 +73,6 @@ function lineHeight(line: RuleLine): number {
 
 /** Characters that occur in business names; anything else is usually a logo read as text. */
 const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
-/** A price ("6.99"): the line is an item or total line of the body, not the header. */
-const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 
 function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
   const text = stripRegistration(mainText(line));

@@ -127,10 +127,13 @@ function followRefs(schema: unknown, root: JsonSchema): unknown {
 
 /** vendor.name / seller.company: the business name from the header when no label announced it. */
 function fillIssuerName(result: Record<string, unknown>, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints): void {
+  let businessName: string | null | undefined;
   for (const name of Object.keys(view.properties)) {
     const child = hintsFor(name);
     const isName = child.concepts.has('name') || child.concepts.has('business');
-    if (isName && result[name] === null) result[name] = findBusinessName(lines, hints.negatives)?.text ?? null;
+    if (!isName || result[name] !== null) continue;
+    if (businessName === undefined) businessName = findBusinessName(lines, hints.negatives)?.text ?? null;
+    result[name] = businessName;
   }
 }
 
