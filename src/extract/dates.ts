@@ -71,10 +71,6 @@ export function findDates(text: string, options: DateReadOptions = { dayFirst: t
   return found.sort((a, b) => a.index - b.index);
 }
 
-export function parseDate(text: string, options: DateReadOptions = { dayFirst: true }): DateParts | null {
-  return findDates(text, options)[0]?.parts ?? null;
-}
-
 function dayMonth(first: string, second: string, year: string, options: DateReadOptions): DateParts | undefined {
   const a = Number(first);
   const b = Number(second);

@@ -53,7 +53,8 @@ export function compileCallerSchema(schema: unknown, field = 'schema'): Compiled
 function compileFresh(schema: JsonSchema, field: string): CompiledSchema {
   checkNoRemoteRefs(schema, field);
   const root = viewSchema(schema, schema);
-  if (!root.types.includes('object') && !(root.types.length === 0 && Object.keys(root.properties).length > 0)) {
+  // viewSchema already infers 'object' for a root that only lists properties.
+  if (!root.types.includes('object')) {
     throw badRequest(`${field}: the root must be an object schema (type: "object" with properties)`);
   }
   const nullableSchema = makeNullable(schema);

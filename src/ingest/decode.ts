@@ -65,6 +65,11 @@ function field(index: number, name: string): string {
   return `contents[${index}].${name}`;
 }
 
+/** "contents[2].data": how messages about a file's bytes name the field. */
+export function dataField(file: Pick<DecodedFile, 'index'>): string {
+  return field(file.index, 'data');
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

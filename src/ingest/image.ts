@@ -1,7 +1,7 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../config.js';
 import { badRequest } from '../errors.js';
-import type { DecodedFile } from './decode.js';
+import { dataField, type DecodedFile } from './decode.js';
 import { prepareForOcr, type GreyFrame } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
 
@@ -23,13 +23,9 @@ interface ImageHeader {
   density: number | undefined;
 }
 
-function field(file: DecodedFile): string {
-  return `contents[${file.index}].data`;
-}
-
 function undecodable(file: DecodedFile, cause: unknown): Error {
   const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-  return badRequest(`${field(file)}: image cannot be decoded (${reason})`);
+  return badRequest(`${dataField(file)}: image cannot be decoded (${reason})`);
 }
 
 /** Reads only the header, so an image that is too large is refused before any pixel is decoded. */
@@ -44,7 +40,7 @@ async function readHeader(file: DecodedFile, limits: ImageLimits): Promise<Image
     throw undecodable(file, error);
   }
   if (metadata.format !== expected) {
-    throw badRequest(`${field(file)}: bytes are ${metadata.format ?? 'not an image'}, not ${file.mimeType}`);
+    throw badRequest(`${dataField(file)}: bytes are ${metadata.format ?? 'not an image'}, not ${file.mimeType}`);
   }
   const width = metadata.width ?? 0;
   const height = metadata.pageHeight ?? metadata.height ?? 0;
@@ -52,7 +48,7 @@ async function readHeader(file: DecodedFile, limits: ImageLimits): Promise<Image
   const pixels = width * height;
   if (pixels > limits.maxPixelsPerImage) {
     throw badRequest(
-      `${field(file)}: image is ${width} x ${height} = ${pixels} pixels; the limit is ${limits.maxPixelsPerImage} pixels per image (MAX_PIXELS)`,
+      `${dataField(file)}: image is ${width} x ${height} = ${pixels} pixels; the limit is ${limits.maxPixelsPerImage} pixels per image (MAX_PIXELS)`,
     );
   }
   return {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
-import type { DecodedFile } from './decode.js';
+import { dataField, type DecodedFile } from './decode.js';
 import type { Word } from './document.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask } from './pdf-worker.js';
 import type { GreyRaster } from './raster.js';
@@ -36,10 +36,6 @@ export interface PdfProcessorOptions {
 }
 
 const DEFAULT_TASK_TIMEOUT_MS = 120_000;
-
-function dataField(file: DecodedFile): string {
-  return `contents[${file.index}].data`;
-}
 
 function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
   switch (failure.kind) {
