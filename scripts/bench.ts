@@ -7,15 +7,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
 import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr-page.js';
-import { OcrPool } from '../src/ingest/ocr-pool.js';
+import { defaultLangPath, OcrPool } from '../src/ingest/ocr-pool.js';
+import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
 import { silentLogger } from '../src/logger.js';
@@ -24,15 +24,6 @@ import { makeReceiptImage } from '../test/fixtures/images.js';
 import { makeInvoicePdf, makeScannedPdf, makeTextPdf } from '../test/fixtures/pdfs.js';
 
 const cores = availableParallelism();
-
-function bundledLangPath(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 function report(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(56)} ${value}\n`);
@@ -71,7 +62,7 @@ async function benchRender(pdf: PdfProcessor): Promise<GreyRaster> {
     raster = result;
     times.push(ms);
   }
-  report('render scanned A4 page at 300 DPI', `${(percentile(times, 50) / 1000).toFixed(3)} s (median of 5)`);
+  report('render scanned A4 page at 300 DPI', `${((percentile(times, 0.5) ?? NaN) / 1000).toFixed(3)} s (median of 5)`);
   return raster!;
 }
 
@@ -88,7 +79,7 @@ async function benchOcr(raster: GreyRaster, label: string): Promise<number> {
   const singleTimes: number[] = [];
   for (let i = 0; i < 3; i++) singleTimes.push((await timed(() => single.recognize(raster)))[1]);
   await single.close();
-  const perPageSingle = percentile(singleTimes, 50) / 1000;
+  const perPageSingle = (percentile(singleTimes, 0.5) ?? NaN) / 1000;
   report(`OCR ${label}, 1 worker`, `${perPageSingle.toFixed(2)} s/page`);
 
   const pool = await OcrPool.create({ ...config.ocr, workers: cores });
@@ -111,7 +102,7 @@ function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): voi
   const path = join(dir, 'page.pgm');
   writeFileSync(path, encodePgm(raster));
   // The same model tesseract.js uses (best_int), so the ratio compares engines, not models.
-  writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(bundledLangPath(), 'eng.traineddata.gz'))));
+  writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(defaultLangPath(), 'eng.traineddata.gz'))));
   const args = [path, '-', '--tessdata-dir', dir, '--dpi', String(raster.dpi), '--psm', PAGE_SEGMENTATION_MODE, '-l', 'eng'];
   const run = () => execFileSync('tesseract', args, { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
   run();
@@ -121,7 +112,7 @@ function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): voi
     run();
     times.push(performance.now() - started);
   }
-  const native = percentile(times, 50) / 1000;
+  const native = (percentile(times, 0.5) ?? NaN) / 1000;
   report('native tesseract, same A4 page, 1 thread', `${native.toFixed(2)} s/page (tesseract.js is ${(jsSecondsPerPage / native).toFixed(2)}x its time)`);
 }
 
@@ -151,7 +142,7 @@ async function benchHttp(): Promise<void> {
       if (response.status !== 200) throw new Error(`${label}: HTTP ${response.status}`);
       if (i > 0) times.push(performance.now() - started); // the first run warms caches
     }
-    report(`HTTP ${label}`, `median ${(percentile(times, 50) / 1000).toFixed(3)} s, p95 ${(percentile(times, 95) / 1000).toFixed(3)} s (${runs} runs)`);
+    report(`HTTP ${label}`, `median ${((percentile(times, 0.5) ?? NaN) / 1000).toFixed(3)} s, p95 ${((percentile(times, 0.95) ?? NaN) / 1000).toFixed(3)} s (${runs} runs)`);
   }
   server.close();
   await services.close();

@@ -30,7 +30,8 @@ const MAX_START_ATTEMPTS = 3;
 
 const noopLogger: OcrLogger = { info() {}, warn() {} };
 
-function defaultLangPath(): string {
+/** The bundled offline English model (@tesseract.js-data/eng, best_int). */
+export function defaultLangPath(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
