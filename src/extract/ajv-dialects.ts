@@ -10,6 +10,7 @@ import formatsModule from 'ajv-formats';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import { badRequest } from '../errors.js';
 import { splitPointer } from '../util/json-pointer.js';
+import { linearRegExp } from './linear-regexp.js';
 import type { JsonSchema } from './schema.js';
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06';
@@ -34,6 +35,8 @@ const OPTIONS: Options = {
   logger: false,
   ownProperties: true,
   validateFormats: true,
+  // A caller's pattern must never backtrack on the event loop (linear-regexp.ts).
+  code: { regExp: linearRegExp },
 };
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;

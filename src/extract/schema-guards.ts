@@ -4,6 +4,7 @@
  * naming the offending `$ref` is better than a compile error.
  */
 import { badRequest } from '../errors.js';
+import { compileLinear, UnsupportedPatternError } from './linear-regexp.js';
 import type { JsonSchema } from './schema.js';
 import { childSchemas, formatSchemaPath, isSchemaObject } from './schema-walk.js';
 
@@ -99,4 +100,31 @@ function resolveUrl(reference: string, base: URL): URL | undefined {
 
 function withoutFragment(url: URL): string {
   return url.href.replace(/#.*$/, '');
+}
+
+/**
+ * Compiles every `pattern` and `patternProperties` key with the linear-time
+ * engine Ajv will use, so a pattern it cannot run is a 400 naming its place.
+ */
+export function checkPatterns(schema: JsonSchema, field: string): void {
+  const check = (pattern: string, path: string[]): void => {
+    try {
+      compileLinear(pattern);
+    } catch (error) {
+      if (error instanceof UnsupportedPatternError) throw badRequest(`${formatSchemaPath(field, path)}: ${error.message}`);
+      throw error;
+    }
+  };
+  const visit = (node: JsonSchema, path: string[]): void => {
+    const pattern = node['pattern'];
+    if (typeof pattern === 'string') check(pattern, [...path, 'pattern']);
+    const patternProperties = node['patternProperties'];
+    if (isSchemaObject(patternProperties)) {
+      for (const key of Object.keys(patternProperties)) check(key, [...path, 'patternProperties', key]);
+    }
+    for (const child of childSchemas(node)) {
+      if (isSchemaObject(child.schema)) visit(child.schema, [...path, ...child.path]);
+    }
+  };
+  visit(schema, []);
 }

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../errors.js';
 import { compileWithDialect, dialectsFor, SchemaCompileError, type Dialect } from './ajv-dialects.js';
 import { makeNullable } from './nullable.js';
-import { checkNoRemoteRefs, checkSchemaSize } from './schema-guards.js';
+import { checkNoRemoteRefs, checkPatterns, checkSchemaSize } from './schema-guards.js';
 import { viewSchema } from './schema-view.js';
 
 /** A JSON Schema object as sent by the caller (already checked to compile, object root). */
@@ -52,6 +52,7 @@ export function compileCallerSchema(schema: unknown, field = 'schema'): Compiled
 
 function compileFresh(schema: JsonSchema, field: string): CompiledSchema {
   checkNoRemoteRefs(schema, field);
+  checkPatterns(schema, field);
   const root = viewSchema(schema, schema);
   // viewSchema already infers 'object' for a root that only lists properties.
   if (!root.types.includes('object')) {

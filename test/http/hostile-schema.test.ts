@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { makeLongLinePdf, makeTextPdf } from '../fixtures/pdfs.js';
+import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
+
+/** Probes /healthz every 20 ms while `work` runs; returns the slowest answer in ms. */
+async function slowestHealthzDuring(url: string, work: Promise<unknown>): Promise<{ slowest: number; probes: number }> {
+  let settled = false;
+  void work.finally(() => (settled = true));
+  let slowest = 0;
+  let probes = 0;
+  while (!settled) {
+    const started = performance.now();
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).to.equal(200);
+    slowest = Math.max(slowest, performance.now() - started);
+    probes++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { slowest, probes };
+}
+
+describe('caller schemas built to be slow', function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+
+  before(async () => {
+    server = await startTestServer(await sharedServices());
+  });
+
+  after(async () => {
+    await server?.close();
+    await closeSharedServices();
+  });
+
+  it('checks a catastrophic-backtracking pattern against 10,000 "a"s in linear time, /healthz answering throughout', async function () {
+    this.retries(2); // wall-clock probe: other processes on the machine widen the gaps
+    const code = `${'a'.repeat(10_000)}!`;
+    const pdf = await makeLongLinePdf(`Code: ${code}`);
+    const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$', description: 'Code' } } };
+    const work = postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
+    const { slowest } = await slowestHealthzDuring(server.url, work);
+    const response = await work;
+    expect(response.status).to.equal(200);
+    // The value read does not match the pattern, so it cannot be returned; a backtracking engine never gets this far.
+    expect(response.body).to.deep.equal({ code: null });
+    expect(slowest).to.be.below(100);
+  });
+
+  it('still applies a pattern: a matching value is kept', async () => {
+    const pdf = await makeTextPdf([['Code: AB-12345']]);
+    const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}-\\d{5}$', description: 'Code' } } };
+    const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
+    expect(response.status).to.equal(200);
+    expect(response.body).to.deep.equal({ code: 'AB-12345' });
+  });
+
+  it('answers 400 naming the place of a pattern that only a backtracking engine can run', async () => {
+    const pdf = await makeTextPdf([['Code: AB-12345']]);
+    for (const pattern of ['^(?=A)[A-Z]{2}', '^(a)\\1$']) {
+      const schema = { type: 'object', properties: { code: { type: 'string', pattern } } };
+      const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
+      expect(response.status).to.equal(400);
+      expect((response.body as { error: string }).error).to.match(/^schema\.properties\.code\.pattern: .*linear-time engine/);
+    }
+    const schema = { type: 'object', patternProperties: { '^(?!x)': { type: 'string' } }, properties: {} };
+    const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
+    expect(response.status).to.equal(400);
+    expect((response.body as { error: string }).error).to.match(/^schema\.patternProperties\.\^\(\?!x\): /);
+  });
+});
