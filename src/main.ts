@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -19,10 +19,28 @@ function ensureApiKey(config: Config, logger: Logger): Config {
   return { ...config, apiKeys: [key] };
 }
 
+/**
+ * Binds the port, or rejects with the reason (a port in use, an address not on
+ * this host). Express 5's app.listen hands such errors to its callback, which
+ * would log "listening" and run on serving nothing.
+ */
 function listen(app: ReturnType<typeof createApp>, config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
-    server.once('error', reject);
+    const server = createServer(app);
+    const onError = (error: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`;
+      const reason =
+        error.code === 'EADDRINUSE' ? `port ${config.port} is already in use by another process; stop it or set PORT to a free port`
+        : error.code === 'EADDRNOTAVAIL' ? `${config.host} is not an address of this host; set HOST`
+        : error.code === 'EACCES' ? `not permitted to bind port ${config.port}; use a port above 1023 or run with the right privileges`
+        : error.message;
+      reject(new Error(`cannot listen on ${where}: ${reason} (${error.code ?? 'error'})`));
+    };
+    server.once('error', onError);
+    server.listen(config.port, config.host, () => {
+      server.off('error', onError);
+      resolve(server);
+    });
   });
 }
 
@@ -43,7 +61,13 @@ async function main(): Promise<void> {
   const services = await startServices(config, logger);
   let shuttingDown = false;
   const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown });
-  const server = await listen(app, config);
+  let server: Server;
+  try {
+    server = await listen(app, config);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
   // Longer than the request limit so a slow request is answered (504) before the socket is cut.
   server.requestTimeout = config.limits.requestTimeoutMs + 10_000;
   const address = server.address();

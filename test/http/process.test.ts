@@ -65,6 +65,28 @@ describe('the service process', function () {
     expect(stderr).to.match(/PORT/);
   });
 
+  it('exits non-zero with a clear message when the port is already in use', async () => {
+    const first = await startService({ API_KEYS: 'k' });
+    try {
+      const port = new URL(first.url).port;
+      const child = spawn(process.execPath, [MAIN], {
+        env: { PATH: process.env.PATH ?? '', PORT: port, HOST: '127.0.0.1', OCR_WORKERS: '1', PDF_WORKERS: '1', EXTRACTOR: 'rules', API_KEYS: 'k' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).to.equal(1);
+      expect(stderr).to.contain(`cannot listen on 127.0.0.1:${port}: port ${port} is already in use`);
+      expect(stdout).not.to.contain('docshape listening');
+      // the first instance is untouched
+      expect((await fetch(`${first.url}/healthz`)).status).to.equal(200);
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+  });
+
   it('finishes a request in flight on SIGTERM, then exits 0', async () => {
     const service = await startService({ API_KEYS: 'k' });
     const schema = { type: 'object', properties: { total: { type: 'number', description: 'Total amount' } } };
