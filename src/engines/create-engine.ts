@@ -1,11 +1,11 @@
 import type { Config } from '../config.js';
 import type { Engine } from '../extract/engine.js';
 import type { Logger } from '../logger.js';
-import { findGguf } from './find-gguf.js';
-import { LlamaCppBackend } from './llamacpp.js';
-import { LlmEngine } from './llm-engine.js';
-import { OllamaBackend } from './ollama.js';
-import { OpenAiBackend } from './openai.js';
+import { findGguf } from './llm/backends/find-gguf.js';
+import { LlamaCppBackend } from './llm/backends/llamacpp.js';
+import { LlmEngine } from './llm/llm-engine.js';
+import { OllamaBackend } from './llm/backends/ollama.js';
+import { OpenAiBackend } from './llm/backends/openai.js';
 import { RulesEngine } from './rules/index.js';
 
 export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp'>;

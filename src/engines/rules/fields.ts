@@ -5,19 +5,19 @@
  */
 import { matchEnum } from '../../extract/coerce.js';
 import type { SchemaView } from '../../extract/schema-view.js';
-import { findAnchors, valueAt, type AnchoredValue } from './anchors.js';
-import { findEnumValue } from './enums.js';
-import { findBusinessName, findHeaderAddress, joinAddress } from './header.js';
-import { addressEvidence, collectAddress } from './address.js';
-import type { FieldHints } from './labels.js';
-import { isNoise, mainText, type RuleLine } from './lines.js';
-import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
-import { amountDigits, findValues, type Found } from './parsers.js';
-import { statedInProse } from './prose-fields.js';
-import { chooseTotal } from './totals.js';
-import { firstUnlabelledPhone } from './phones.js';
-import { documentDate, documentTime } from './stamps.js';
-import { taxAmountOnLine } from './taxes.js';
+import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
+import { findEnumValue } from './core/enums.js';
+import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
+import { addressEvidence, collectAddress } from './receipts/address.js';
+import type { FieldHints } from './core/labels.js';
+import { isNoise, mainText, type RuleLine } from './core/lines.js';
+import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
+import { amountDigits, findValues, type Found } from './core/parsers.js';
+import { statedInProse } from './prose/prose-fields.js';
+import { chooseTotal } from './receipts/totals.js';
+import { firstUnlabelledPhone } from './receipts/phones.js';
+import { documentDate, documentTime } from './receipts/stamps.js';
+import { taxAmountOnLine } from './receipts/taxes.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];

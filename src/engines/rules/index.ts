@@ -6,7 +6,7 @@
  */
 import type { Engine, EngineStatus, ExtractionInput } from '../../extract/engine.js';
 import { viewSchema } from '../../extract/schema-view.js';
-import { readLines } from './lines.js';
+import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';
 
 export interface RulesEngineOptions {

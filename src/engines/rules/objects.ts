@@ -6,16 +6,16 @@
 import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/schema-view.js';
 import type { JsonSchema } from '../../extract/schema.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
-import { findBlock } from './blocks.js';
-import { dropImpossibleTax } from './consistency.js';
+import { findBlock } from './core/blocks.js';
+import { dropImpossibleTax } from './receipts/consistency.js';
 import { extractScalar, labelledValues, present, type FieldContext } from './fields.js';
-import { findBusinessName } from './header.js';
-import { hintsFor, type FieldHints } from './labels.js';
-import type { RuleLine } from './lines.js';
-import { kindFor } from './kinds.js';
-import { findValues } from './parsers.js';
-import { partiesInProse } from './prose-fields.js';
-import { extractTable } from './tables.js';
+import { findBusinessName } from './receipts/header.js';
+import { hintsFor, type FieldHints } from './core/labels.js';
+import type { RuleLine } from './core/lines.js';
+import { kindFor } from './core/kinds.js';
+import { findValues } from './core/parsers.js';
+import { partiesInProse } from './prose/prose-fields.js';
+import { extractTable } from './core/tables.js';
 
 export interface ExtractionContext {
   root: JsonSchema;

@@ -1,0 +1,30 @@
+import type { ExtractionInput } from '../../extract/engine.js';
+import { splitIntoWindows, type DocumentWindow } from './windows.js';
+import { mergeWindowResults } from './merge.js';
+import { shapeValue } from '../../extract/shape.js';
+import { mapConcurrent } from '../../util/map-concurrent.js';
+
+export interface WindowOptions {
+  /** Tokens of document text one window may hold. */
+  maxTokens: number;
+  concurrency: number;
+}
+
+export type WindowExtractor = (window: DocumentWindow, windowCount: number) => Promise<unknown>;
+
+/**
+ * Runs an extraction over a document that may be longer than one model
+ * context: one call for a short document, else one per window of pages (a
+ * few at once) and a merge in page order. Each window's answer is shaped to
+ * the schema first so that equal rows compare equal across windows.
+ */
+export async function extractInWindows(input: ExtractionInput, options: WindowOptions, extract: WindowExtractor): Promise<unknown> {
+  const windows = splitIntoWindows(input.document, input.layoutText, options.maxTokens);
+  if (windows.length === 1) return extract(windows[0]!, 1);
+  const context = { root: input.schema, dayFirst: true };
+  const results = await mapConcurrent(windows, options.concurrency, async (window) => {
+    input.signal.throwIfAborted();
+    return shapeValue(await extract(window, windows.length), input.schema, context);
+  });
+  return mergeWindowResults(results);
+}

@@ -1,0 +1,52 @@
+/**
+ * The document's own date and time when no label announces them. The first
+ * date of a receipt or invoice is its own, but not every date-shaped token is
+ * a date: item codes ("RC11-23-42") carry them glued to letters, and opening
+ * hours ("OPEN 8:00AM TO 9:00PM") print times that are no transaction time.
+ * A time printed next to a date is the document's timestamp.
+ */
+import type { FieldHints } from '../core/labels.js';
+import type { RuleLine } from '../core/lines.js';
+import { findValues, type Found } from '../core/parsers.js';
+
+/**
+ * Words of opening hours and schedules, whose times are not the transaction's.
+ * Not "closed" nor weekday names: "Closed 11/06/2011 1:38 AM" and "Mon 12/03/18 10:22" are transaction stamps.
+ */
+const SCHEDULE_WORDS = new Set(['open', 'opening', 'hours', 'daily', 'until', 'till', 'weekdays', 'weekends', 'valid', 'happy']);
+
+/** Part of a longer code: letters or digits run straight into its start, or digits into its end ("09/06/2007THU" is fine). */
+function glued(text: string, found: Found): boolean {
+  return /[\p{L}\p{N}]/u.test(text.charAt(found.start - 1)) || /\p{N}/u.test(text.charAt(found.end));
+}
+
+/** The first date not announced as something else ("Delivery date: ..." is no order date). */
+export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): string | null {
+  for (const line of lines) {
+    for (const found of findValues(kind, line.text, dayFirst)) {
+      if (glued(line.text, found)) continue;
+      const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
+      if (!before.some((t) => hints.negatives.includes(t.norm))) return found.text;
+    }
+  }
+  return null;
+}
+
+/** A time on a line with a date first, else the first time outside a schedule or a range ("9:00 - 17:00"). */
+export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): string | null {
+  let first: string | null = null;
+  for (const line of lines) {
+    const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found));
+    if (times.length === 0 || line.tokens.some((t) => SCHEDULE_WORDS.has(t.norm))) continue;
+    const ranged = (found: Found): boolean => times.some((other) => other !== found && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, found, other)));
+    const usable = times.filter((found) => !ranged(found));
+    if (usable.length === 0) continue;
+    if (findValues('date', line.text, dayFirst).length > 0) return usable[0]!.text;
+    first ??= usable[0]!.text;
+  }
+  return first;
+}
+
+function between(text: string, a: Found, b: Found): string {
+  return a.end <= b.start ? text.slice(a.end, b.start) : text.slice(b.end, a.start);
+}
