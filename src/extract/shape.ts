@@ -3,7 +3,7 @@
  * value the type, form and presence the schema asks for: missing properties
  * become null ([] for lists), loose values are coerced, dates re-printed.
  */
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { allowsType, viewSchema, type SchemaView } from './schema-view.js';
 import { isSchemaObject, setOwn } from './schema-walk.js';
 import { finiteOrNull, isNullWord, matchEnum, parseBoolean, parseInteger, parseNumber, toText } from './coerce.js';

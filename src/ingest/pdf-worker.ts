@@ -12,34 +12,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from './raster.js';
-import type { PdfTextPage } from './pdf.js';
-
-export type PdfTask =
-  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number }
-  | { kind: 'render'; bytes: Uint8Array; pageIndex: number; dpi: number; maxPixels: number };
-
-export type PdfFailure =
-  | { kind: 'encrypted' }
-  | { kind: 'unreadable'; reason: string }
-  | { kind: 'too_many_pages'; pageCount: number; maxPages: number }
-  | { kind: 'no_such_page'; pageIndex: number; pageCount: number };
-
-export type PdfOutcome<T> = { ok: true; value: T } | { ok: false; failure: PdfFailure };
-
-/**
- * A page's words as one space-separated string plus a flat [x0, y0, x1, y1, ...]
- * array: tens of thousands of small objects take the main thread ~70 ms to
- * deserialise, this takes a few.
- */
-export interface PackedTextPage extends Omit<PdfTextPage, 'words'> {
-  texts: string;
-  boxes: Float64Array;
-}
-
-export interface PackedInspection {
-  pageCount: number;
-  pages: PackedTextPage[];
-}
+import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 
 const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 

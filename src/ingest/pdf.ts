@@ -3,20 +3,10 @@ import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import type { Word } from './document.js';
-import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask } from './pdf-worker.js';
+import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import type { GreyRaster } from './raster.js';
 
-export interface PdfTextPage {
-  /** 0-based page index. */
-  index: number;
-  /** Page size in PDF points as displayed (crop box, rotation applied). */
-  width: number;
-  height: number;
-  /** Text-layer words: confidence 1, bbox in points, origin top-left, y down. */
-  words: Word[];
-  /** True when the text layer is missing or unusable and the page must be rendered and OCRed. */
-  needsOcr: boolean;
-}
+export type { PdfTextPage } from './pdf-protocol.js';
 
 export interface PdfInspection {
   pageCount: number;
