@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../src/errors.js';
+import type { LayoutText } from '../src/ingest/layout.js';
 import type { ExtractionRequest } from '../src/pipeline.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
@@ -47,7 +48,7 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }>;
+type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }>;
 
 class RequestFailure extends Error {
   constructor(
@@ -135,7 +136,7 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
       throw new RequestFailure(response.status, message);
     }
     if (body === undefined) throw new RequestFailure(response.status, 'response is not JSON');
-    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layoutText: undefined };
+    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layout: undefined };
   };
 }
 
@@ -151,7 +152,7 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
   try {
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request);
-    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
+    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout };
     return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };

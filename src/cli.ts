@@ -49,7 +49,7 @@ async function extractCommand(args: string[]): Promise<number> {
   const services = await startServices(config, silentLogger());
   try {
     const outcome = await runExtraction(services, { schema, contents }, AbortSignal.timeout(config.limits.requestTimeoutMs));
-    const output = values.layout ? outcome.layoutText : `${JSON.stringify(outcome.result, null, values.compact ? undefined : 2)}\n`;
+    const output = values.layout ? outcome.layout.text : `${JSON.stringify(outcome.result, null, values.compact ? undefined : 2)}\n`;
     process.stdout.write(output);
     return 0;
   } finally {

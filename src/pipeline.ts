@@ -2,11 +2,12 @@ import type { Limits } from './config.js';
 import type { Engine } from './extract/engine.js';
 import { pageImageSource } from './engines/page-images.js';
 import { finalize } from './extract/finalize.js';
+import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema } from './extract/schema.js';
 import { decodeContents, type ContentItem } from './ingest/decode.js';
 import type { Document } from './ingest/document.js';
 import { ingestFiles, type IngestStats } from './ingest/ingest.js';
-import { renderLayoutText } from './ingest/layout.js';
+import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrPool } from './ingest/ocr-pool.js';
 import type { PdfProcessor } from './ingest/pdf.js';
 
@@ -34,12 +35,14 @@ export interface StageTimings {
 }
 
 export interface ExtractionOutcome {
-  result: unknown;
+  result: Record<string, unknown>;
+  /** Where each value of the result was read (JSON Pointer -> Document words). */
+  provenance: Provenance;
   engine: string;
   timings: StageTimings;
   stats: IngestStats;
   document: Document;
-  layoutText: string;
+  layout: LayoutText;
 }
 
 /**
@@ -53,18 +56,20 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
   const compiled = compileCallerSchema(request.schema);
   const files = decodeContents(request.contents, deps.limits);
   const { document, stats } = await ingestFiles(files, deps, signal);
-  const layoutText = renderLayoutText(document);
+  const layout = renderLayoutText(document);
+  const options = { dateOrder: 'dmy' as const };
 
   signal.throwIfAborted();
   const extractStarted = performance.now();
   const pageImages = pageImageSource(files, deps.pdf, signal);
-  const candidate = await deps.engine.extract({ document, layoutText, schema: compiled.schema, signal, pageImages });
+  const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
   const validateStarted = performance.now();
-  const result = finalize(candidate, compiled);
+  const final = finalize(extraction, compiled, options);
   const finished = performance.now();
 
   return {
-    result,
+    result: final.value,
+    provenance: final.provenance,
     engine: deps.engine.name,
     timings: {
       decode: stats.decodeMs,
@@ -75,7 +80,7 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
     },
     stats,
     document,
-    layoutText,
+    layout,
   };
 }
 

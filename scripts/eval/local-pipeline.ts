@@ -12,12 +12,13 @@
 import type { ExtractionRequest } from '../../src/pipeline.js';
 import type { PdfProcessor } from '../../src/ingest/pdf.js';
 import type { Engine, PageImageSource } from '../../src/extract/engine.js';
+import type { LayoutText } from '../../src/ingest/layout.js';
 import { contentsKey, ingestFingerprint, IngestCache } from './ingest-cache.js';
 
 export interface LocalOutcome {
   result: unknown;
   engine: string;
-  layoutText: string;
+  layout: LayoutText;
   /** 'cached' when the Document came from the ingest cache. */
   ingest: 'cached' | 'fresh';
 }
@@ -87,16 +88,17 @@ export async function startLocalBackend(reuse: ReuseOptions | undefined, request
         cache.misses += 1;
         await cache.put(key, outcome.document);
       }
-      return { result: outcome.result, engine: outcome.engine, layoutText: outcome.layoutText, ingest: 'fresh' };
+      return { result: outcome.result, engine: outcome.engine, layout: outcome.layout, ingest: 'fresh' };
     }
     cache!.hits += 1;
     const compiled = compileCallerSchema(request.schema);
     const files = decodeContents(request.contents, config.limits);
-    const layoutText = renderLayoutText(document);
+    const layout = renderLayoutText(document);
+    const options = { dateOrder: 'dmy' as const };
     // Page pictures are rendered only if the engine asks (vision models); PDF workers start then.
     const images: PageImageSource = (pages) => pageImages.pageImageSource(files, pdf(), signal)(pages);
-    const candidate = await engine.extract({ document, layoutText, schema: compiled.schema, signal, pageImages: images });
-    return { result: finalize(candidate, compiled), engine: engine.name, layoutText, ingest: 'cached' };
+    const extraction = await engine.extract({ compiled, document, layout, options, signal, pageImages: images });
+    return { result: finalize(extraction, compiled, options).value, engine: engine.name, layout, ingest: 'cached' };
   };
 
   return {

@@ -1,3 +1,4 @@
+import type { LayoutText } from '../../src/ingest/layout.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
 import {
@@ -17,7 +18,7 @@ import {
 
 /** One document as the runner saw it: the result, or why there is none. */
 export type DocumentRun =
-  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }
   | { id: string; ok: false; seconds: number; status: number | null; message: string };
 
 export interface DocumentInput {
@@ -146,11 +147,11 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   );
 
   // Evidence needs the layout text; remote runs and failed documents have none, so they are left out rather than counted as misses.
-  const withText = scored.filter(({ document }) => document.run.ok && document.run.layoutText !== undefined);
+  const withText = scored.filter(({ document }) => document.run.ok && document.run.layout !== undefined);
   const evidenceItems: (EvidenceItem & { id: string; correct: boolean | undefined })[] = [];
   for (const { document, scores } of withText) {
-    const layoutText = document.run.ok ? (document.run.layoutText ?? '') : '';
-    const index = buildEvidenceIndex(layoutText);
+    const layout = document.run.ok ? (document.run.layout ?? { text: '', words: [] }) : { text: '', words: [] };
+    const index = buildEvidenceIndex(layout);
     for (const score of scores) {
       for (const item of fieldEvidence(index, score.field, score.kind, score.expected, input.dateOrder)) {
         evidenceItems.push({ ...item, id: document.id, correct: score.correct });

@@ -55,3 +55,27 @@ export function countPages(document: Document, source?: Page['source']): number 
   }
   return count;
 }
+
+/**
+ * One word of a Document: `file` is its position in `contents`, `page` the
+ * page's index in its file (Page.index), `line` and `word` positions in
+ * page.lines and line.words. Engines say where a value was read with these.
+ */
+export interface WordRef {
+  file: number;
+  page: number;
+  line: number;
+  word: number;
+}
+
+export function sameWord(a: WordRef, b: WordRef): boolean {
+  return a.file === b.file && a.page === b.page && a.line === b.line && a.word === b.word;
+}
+
+/** The word a reference points to, with its page; undefined when the Document has no such word. */
+export function wordAt(document: Document, ref: WordRef): { word: Word; page: Page; file: DocumentFile } | undefined {
+  const file = document.files.find((f) => f.index === ref.file);
+  const page = file?.pages.find((p) => p.index === ref.page);
+  const word = page?.lines[ref.line]?.words[ref.word];
+  return file && page && word ? { word, page, file } : undefined;
+}

@@ -1,17 +1,36 @@
 import { median } from '../util/median.js';
-import type { Document, Line, Page } from './document.js';
+import { sameWord, type Document, type Line, type Page, type WordRef } from './document.js';
 
 /**
  * Renders the Document as plain text for the engines, the way `pdftotext
  * -layout` does: one text line per Line, words separated by one space when
  * they are close, and padded to their column when the gap is wide, so table
  * columns stay apart (2+ spaces) and line up across rows.
+ *
+ * The text comes with a map back to the Document: where each word sits in
+ * it (as docling keeps a character span on every item). Whatever reads the
+ * text and finds a value in it (grounding, the eval's evidence check) turns
+ * character offsets into words with that map instead of parsing the text
+ * again; page markers are text but no word, so they are never evidence.
  */
 const MAX_COLUMNS = 240;
-/** A gap wider than this many character widths is a column break, not a word space. */
-const COLUMN_GAP_CHARS = 1.8;
+/** A gap wider than this many character widths is a column break, not a word space (the rules engine's cells follow the same rule). */
+export const COLUMN_GAP_CHARS = 1.8;
 /** A vertical gap above this many line heights becomes a blank line (paragraph/section). */
 const BLANK_LINE_GAP = 1.2;
+
+/** Where one Document word sits in a layout text: characters [start, end). */
+export interface PlacedWord {
+  start: number;
+  end: number;
+  ref: WordRef;
+}
+
+export interface LayoutText {
+  text: string;
+  /** Every word of the text, in text order (start ascending). */
+  words: PlacedWord[];
+}
 
 export function pageMarker(fileIndex: number, filename: string, pageIndex: number): string {
   return `--- file ${fileIndex + 1} (${filename}), page ${pageIndex + 1} ---`;
@@ -29,51 +48,122 @@ function estimateCharWidth(page: Page): number {
   return typical && typical > 0 ? typical : Math.max(1, page.width / 100);
 }
 
-export function renderLine(line: Line, originX: number, charWidth: number): string {
-  let text = '';
+/** Appends text pieces and the words they hold, keeping offsets straight. */
+class LayoutWriter {
+  text = '';
+  readonly words: PlacedWord[] = [];
+
+  append(piece: string | LayoutText): void {
+    if (typeof piece !== 'string') {
+      for (const placed of piece.words) this.words.push({ start: placed.start + this.text.length, end: placed.end + this.text.length, ref: placed.ref });
+      piece = piece.text;
+    }
+    this.text += piece;
+  }
+
+  word(text: string, ref: WordRef): void {
+    this.words.push({ start: this.text.length, end: this.text.length + text.length, ref });
+    this.text += text;
+  }
+
+  done(): LayoutText {
+    return { text: this.text, words: this.words };
+  }
+}
+
+function renderLine(line: Line, at: Omit<WordRef, 'word'>, originX: number, charWidth: number): LayoutText {
+  const out = new LayoutWriter();
   let previousEnd: number | undefined;
-  for (const word of line.words) {
+  line.words.forEach((word, index) => {
     const column = Math.min(MAX_COLUMNS, Math.max(0, Math.round((word.bbox.x0 - originX) / charWidth)));
     if (previousEnd === undefined) {
-      text = ' '.repeat(column);
+      out.append(' '.repeat(column));
     } else {
       const gapChars = (word.bbox.x0 - previousEnd) / charWidth;
-      const padding = gapChars > COLUMN_GAP_CHARS ? Math.max(2, column - text.length) : 1;
-      text += ' '.repeat(padding);
+      const padding = gapChars > COLUMN_GAP_CHARS ? Math.max(2, column - out.text.length) : 1;
+      out.append(' '.repeat(padding));
     }
-    text += word.text;
+    out.word(word.text, { ...at, word: index });
     previousEnd = word.bbox.x1;
-  }
-  return text.trimEnd();
+  });
+  return trimEnd(out.done());
 }
 
-export function renderPageText(page: Page): string {
-  if (page.lines.length === 0) return '';
+/** One page's text, without its marker; `fileIndex` names the file in the word references. */
+export function renderPageText(page: Page, fileIndex: number): LayoutText {
+  const out = new LayoutWriter();
+  if (page.lines.length === 0) return out.done();
   const charWidth = estimateCharWidth(page);
   const originX = Math.min(...page.lines.map((line) => line.bbox.x0));
-  const rendered: string[] = [];
   let previous: Line | undefined;
-  for (const line of page.lines) {
+  page.lines.forEach((line, index) => {
     if (previous) {
+      out.append('\n');
       const lineHeight = Math.max(1, previous.bbox.y1 - previous.bbox.y0);
-      if (line.bbox.y0 - previous.bbox.y1 > BLANK_LINE_GAP * lineHeight) rendered.push('');
+      if (line.bbox.y0 - previous.bbox.y1 > BLANK_LINE_GAP * lineHeight) out.append('\n');
     }
-    rendered.push(renderLine(line, originX, charWidth));
+    out.append(renderLine(line, { file: fileIndex, page: page.index, line: index }, originX, charWidth));
     previous = line;
-  }
-  return rendered.join('\n');
+  });
+  return out.done();
 }
 
-export function renderLayoutText(document: Document): string {
-  const parts: string[] = [];
+export function renderLayoutText(document: Document): LayoutText {
+  const parts: LayoutText[] = [];
+  const plain = (text: string): LayoutText => ({ text, words: [] });
   for (const file of document.files) {
     for (const page of file.pages) {
-      parts.push(pageMarker(file.index, file.filename, page.index));
+      parts.push(plain(pageMarker(file.index, file.filename, page.index)));
       // An empty page is just its marker: a placeholder sentence would be read as document text.
-      const text = renderPageText(page);
-      if (text !== '') parts.push(text);
-      parts.push('');
+      const text = renderPageText(page, file.index);
+      if (text.text !== '') parts.push(text);
+      parts.push(plain(''));
     }
   }
-  return parts.join('\n').trimEnd() + '\n';
+  const rendered = trimEnd(joinLayouts(parts, '\n'));
+  return { text: `${rendered.text}\n`, words: rendered.words };
+}
+
+/** The text without trailing white space; words are never white space, so none is cut. */
+export function trimEnd(layout: LayoutText): LayoutText {
+  const text = layout.text.trimEnd();
+  return text.length === layout.text.length ? layout : { text, words: layout.words.filter((w) => w.start < text.length) };
+}
+
+/** Characters [start, end) of a layout text, with the words (or parts of words) inside them. */
+export function sliceLayout(layout: LayoutText, start: number, end: number): LayoutText {
+  const words: PlacedWord[] = [];
+  for (const placed of layout.words) {
+    if (placed.end <= start || placed.start >= end) continue;
+    words.push({ start: Math.max(placed.start, start) - start, end: Math.min(placed.end, end) - start, ref: placed.ref });
+  }
+  return { text: layout.text.slice(start, end), words };
+}
+
+/** Layout texts one after the other, `separator` between them. */
+export function joinLayouts(parts: readonly LayoutText[], separator: string): LayoutText {
+  const out = new LayoutWriter();
+  parts.forEach((part, index) => {
+    if (index > 0) out.append(separator);
+    out.append(part);
+  });
+  return out.done();
+}
+
+/** The words that characters [start, end) of a layout text overlap, in text order. */
+export function wordsInSpan(layout: LayoutText, start: number, end: number): WordRef[] {
+  const refs: WordRef[] = [];
+  // words are sorted by start: skip to the first that can overlap
+  let low = 0;
+  let high = layout.words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (layout.words[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < layout.words.length && layout.words[i]!.start < end; i++) {
+    const placed = layout.words[i]!;
+    if (placed.end > start && !refs.some((ref) => sameWord(ref, placed.ref))) refs.push(placed.ref);
+  }
+  return refs;
 }

@@ -10,9 +10,10 @@ import { ExplainedEngine } from '../../src/engines/explained-engine.js';
 import { RulesEngine } from '../../src/engines/rules/index.js';
 import { extractInWindows } from '../../src/engines/llm/windowed.js';
 import { splitIntoWindows } from '../../src/engines/llm/windows.js';
-import { renderLayoutText } from '../../src/ingest/layout.js';
+import { wordAt } from '../../src/ingest/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { buildDocument } from '../helpers/document-builder.js';
+import { engineInput } from '../helpers/extraction.js';
 import { closedPort, startFakeOllama } from '../helpers/model-servers.js';
 import { testConfig } from '../helpers/test-server.js';
 import { tinyGgufPath } from '../helpers/tiny-gguf.js';
@@ -123,14 +124,19 @@ describe('long documents with the rules engine: a table over many pages comes ba
 
   it('extracts every row, in page order, once, and the scalar from the page that has it', async () => {
     const document = buildDocument(pages);
-    const input = { document, layoutText: renderLayoutText(document), schema, signal: new AbortController().signal };
-    expect(splitIntoWindows(document, input.layoutText, 120).length).to.be.greaterThan(PAGES - 1);
+    const input = engineInput(document, schema);
+    expect(splitIntoWindows(document, input.layout, 120).length).to.be.greaterThan(PAGES - 1);
     const rules = new RulesEngine();
-    const merged = (await extractInWindows(input, { maxTokens: 120, concurrency: 2 }, (window) =>
-      rules.extract({ ...input, document: window.document, layoutText: window.text }),
-    )) as { invoice_number: string; items: Array<{ description: string; quantity: number }> };
-    expect(merged.invoice_number).to.equal('INV-77');
-    expect(merged.items.map((item) => item.description)).to.deep.equal(Array.from({ length: PAGES * ROWS }, (_, i) => `Widget-${i + 1}`));
-    expect(merged.items[PAGES * ROWS - 1]).to.deep.include({ quantity: PAGES * ROWS });
+    const merged = await extractInWindows(input, { maxTokens: 120, concurrency: 2 }, (window) =>
+      rules.extract({ ...input, document: window.document, layout: window.layout }),
+    );
+    const value = merged.value as { invoice_number: string; items: Array<{ description: string; quantity: number }> };
+    expect(value.invoice_number).to.equal('INV-77');
+    expect(value.items.map((item) => item.description)).to.deep.equal(Array.from({ length: PAGES * ROWS }, (_, i) => `Widget-${i + 1}`));
+    expect(value.items[PAGES * ROWS - 1]).to.deep.include({ quantity: PAGES * ROWS });
+    // each row still points at its own words, on its own page
+    const last = merged.provenance.get(`/items/${PAGES * ROWS - 1}/description`)?.words ?? [];
+    expect(last.map((ref) => wordAt(document, ref)?.word.text)).to.deep.equal([`Widget-${PAGES * ROWS}`]);
+    expect(last[0]?.page).to.equal(PAGES - 1);
   });
 });

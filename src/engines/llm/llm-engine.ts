@@ -1,24 +1,25 @@
 /**
  * The language-model engine, whatever serves the model: builds the prompt,
  * asks the backend for JSON constrained to the schema, checks the answer
- * (parse, shape, Ajv against the caller's schema, grounding in the text) and
- * asks again with the problems, a bounded number of times. Long documents go
- * window by window (windowed.ts).
+ * (parse, shape and validate as finalize() will, grounding in the text,
+ * which also says where each value was read) and asks again with the
+ * problems, a bounded number of times. Long documents go window by window
+ * (windowed.ts).
  */
 import type { LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { DocumentWindow } from './windows.js';
-import type { Engine, EngineStatus, ExtractionInput } from '../../extract/engine.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import { answerProblems } from '../../extract/finalize.js';
+import type { JsonSchema } from '../../extract/json-schema.js';
+import type { Provenance } from '../../extract/provenance.js';
+import type { Logger } from '../../logger.js';
+import type { ChatBackend, ChatMessage } from './backends/chat-backend.js';
 import { checkGrounding, DocumentText } from './grounding.js';
 import { toModelSchema } from './model-schema.js';
 import { parseAnswer, type ParsedAnswer } from './parse-answer.js';
-import { describeAjvErrors } from '../../extract/repair.js';
 import { buildMessages, buildRetryMessages, estimateTokens, promptOverheadTokens } from './prompt.js';
-import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../../extract/schema.js';
-import { shapeValue } from '../../extract/shape.js';
-import type { Logger } from '../../logger.js';
-import type { ChatBackend, ChatMessage } from './backends/chat-backend.js';
 import { extractInWindows } from './windowed.js';
+import type { DocumentWindow } from './windows.js';
 
 /** Page pictures per model call: more would crowd the context and slow every call. */
 const MAX_IMAGES_PER_CALL = 4;
@@ -26,13 +27,12 @@ const MAX_IMAGES_PER_CALL = 4;
 /** Below this many tokens of room for document text, splitting would make windows too small to be useful. */
 const MIN_WINDOW_TOKENS = 256;
 
-type Assessment = ParsedAnswer;
+type Assessment = ParsedAnswer & { provenance: Provenance };
 
 interface WindowTask {
   window: DocumentWindow;
   windowCount: number;
   input: ExtractionInput;
-  compiled: CompiledSchema;
   format: JsonSchema;
 }
 
@@ -47,15 +47,15 @@ export class LlmEngine implements Engine {
     this.name = backend.name;
   }
 
-  async extract(input: ExtractionInput): Promise<unknown> {
-    const compiled = compileCallerSchema(input.schema);
-    const format = toModelSchema(input.schema);
-    const room = this.config.maxContextTokens - this.config.maxOutputTokens - promptOverheadTokens(input.schema);
+  async extract(input: ExtractionInput): Promise<Extraction> {
+    const schema = input.compiled.schema;
+    const format = toModelSchema(schema);
+    const room = this.config.maxContextTokens - this.config.maxOutputTokens - promptOverheadTokens(schema);
     if (room < MIN_WINDOW_TOKENS) {
       throw new AppError('engine_failed', `the schema leaves no room for document text within LLM_MAX_CONTEXT_TOKENS=${this.config.maxContextTokens}; raise it or lower LLM_MAX_OUTPUT_TOKENS`);
     }
     return extractInWindows(input, { maxTokens: room, concurrency: this.config.chunkConcurrency }, (window, windowCount) =>
-      this.extractWindow({ window, windowCount, input, compiled, format }),
+      this.extractWindow({ window, windowCount, input, format }),
     );
   }
 
@@ -74,9 +74,9 @@ export class LlmEngine implements Engine {
   }
 
   /** Asks, checks, asks again with the problems (at most LLM_MAX_RETRIES more times); returns the best answer. */
-  private async extractWindow(task: WindowTask): Promise<unknown> {
-    const first = buildMessages({ schema: task.input.schema, documentText: task.window.text, ...(task.windowCount > 1 ? { part: task.window.label } : {}) });
-    const text = new DocumentText(task.window.text);
+  private async extractWindow(task: WindowTask): Promise<Extraction> {
+    const first = buildMessages({ schema: task.input.compiled.schema, documentText: task.window.layout.text, ...(task.windowCount > 1 ? { part: task.window.label } : {}) });
+    const text = new DocumentText(task.window.layout);
     const images = await this.imagesFor(task);
     let messages: ChatMessage[] = first;
     let disableThinking = false;
@@ -106,26 +106,19 @@ export class LlmEngine implements Engine {
     if (best === undefined) {
       throw new AppError('engine_failed', `${this.name} gave no usable answer after ${this.config.maxRetries + 1} attempts`, { details: (last?.problems ?? []).slice(0, 10) });
     }
-    return best.value;
+    return { value: best.value, provenance: best.provenance };
   }
 
   /** Parses one answer, lists what is wrong with it, and gives up values the document does not contain. */
   private assess(content: string, task: WindowTask, text: DocumentText): Assessment {
     const parsed = parseAnswer(content);
-    if (parsed.value === undefined) return parsed;
-    const problems = [...parsed.problems, ...validationProblems(parsed.value, task.compiled)];
-    const grounded = checkGrounding(parsed.value, task.input.schema, text, this.config.ungrounded === 'null');
+    if (parsed.value === undefined) return { ...parsed, provenance: new Map() };
+    const { compiled, options } = task.input;
+    const problems = [...parsed.problems, ...answerProblems(parsed.value, compiled, options)];
+    const grounded = checkGrounding(parsed.value, compiled.schema, text, this.config.ungrounded === 'null');
     if (grounded.ungrounded.length > 0) {
       this.logger.debug({ engine: this.name, ungrounded: grounded.ungrounded.length, policy: this.config.ungrounded }, 'values not found in the document text');
     }
-    return { kind: parsed.kind, value: grounded.value, problems };
+    return { kind: parsed.kind, value: grounded.value, problems, provenance: grounded.provenance };
   }
-}
-
-/** What Ajv says about the answer once shaped (types coerced, missing values null): the problems worth a retry. */
-function validationProblems(value: unknown, compiled: CompiledSchema): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['the answer must be a JSON object'];
-  const shaped = shapeValue(value, compiled.schema, { root: compiled.schema, dayFirst: true });
-  if (compiled.validateNullable(shaped)) return [];
-  return describeAjvErrors(compiled.validateNullable.errors ?? []);
 }

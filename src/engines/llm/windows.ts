@@ -2,15 +2,16 @@
  * Splits a document whose layout text does not fit the model's context into
  * windows of whole pages, in page order. A page that alone is too long is cut
  * between lines. Each window carries its own Document (for engines that read
- * words) and its own text (for the model).
+ * words) and its own layout text with its map back to the words (for the
+ * model and for finding its values again).
  */
 import type { Document, DocumentFile, Page } from '../../ingest/document.js';
-import { pageMarker, renderPageText } from '../../ingest/layout.js';
+import { joinLayouts, pageMarker, renderPageText, sliceLayout, trimEnd, type LayoutText } from '../../ingest/layout.js';
 import { estimateTokens } from './prompt.js';
 
 export interface DocumentWindow {
   document: Document;
-  text: string;
+  layout: LayoutText;
   /** "pages 3-5 of 60", for the prompt and the logs. */
   label: string;
 }
@@ -20,11 +21,11 @@ interface PagePiece {
   page: Page;
   /** Global page number, 1-based. */
   number: number;
-  text: string;
+  layout: LayoutText;
 }
 
-export function splitIntoWindows(document: Document, layoutText: string, maxTokens: number): DocumentWindow[] {
-  if (estimateTokens(layoutText) <= maxTokens) return [{ document, text: layoutText, label: 'the whole document' }];
+export function splitIntoWindows(document: Document, layout: LayoutText, maxTokens: number): DocumentWindow[] {
+  if (estimateTokens(layout.text) <= maxTokens) return [{ document, layout, label: 'the whole document' }];
   const pieces = pagePieces(document, maxTokens);
   const total = pieces.length === 0 ? 0 : pieces[pieces.length - 1]!.number;
   const windows: DocumentWindow[] = [];
@@ -36,7 +37,7 @@ export function splitIntoWindows(document: Document, layoutText: string, maxToke
     tokens = 0;
   };
   for (const piece of pieces) {
-    const pieceTokens = estimateTokens(piece.text) + 1;
+    const pieceTokens = estimateTokens(piece.layout.text) + 1;
     if (current.length > 0 && tokens + pieceTokens > maxTokens) flush();
     current.push(piece);
     tokens += pieceTokens;
@@ -52,9 +53,10 @@ function pagePieces(document: Document, maxTokens: number): PagePiece[] {
     for (const page of file.pages) {
       number++;
       const marker = pageMarker(file.index, file.filename, page.index);
-      const body = renderPageText(page);
-      for (const text of cutToFit(body, maxTokens - estimateTokens(marker) - 1)) {
-        pieces.push({ file, page, number, text: `${marker}\n${text}`.trimEnd() + '\n' });
+      const body = renderPageText(page, file.index);
+      for (const part of cutToFit(body, maxTokens - estimateTokens(marker) - 1)) {
+        const text = trimEnd(joinLayouts([{ text: marker, words: [] }, part], '\n'));
+        pieces.push({ file, page, number, layout: joinLayouts([text, { text: '', words: [] }], '\n') });
       }
     }
   }
@@ -62,23 +64,35 @@ function pagePieces(document: Document, maxTokens: number): PagePiece[] {
 }
 
 /** Cuts a page's text between lines into parts that fit; a single over-long line is cut by characters. */
-function cutToFit(text: string, maxTokens: number): string[] {
-  if (estimateTokens(text) <= maxTokens) return [text];
+function cutToFit(page: LayoutText, maxTokens: number): LayoutText[] {
+  if (estimateTokens(page.text) <= maxTokens) return [page];
   // sized for the worst case (one token per character) so that every part fits whatever the script
-  const maxChars = Math.max(1, estimateTokens(text) > text.length / 3 ? maxTokens : Math.floor(maxTokens * 3.2));
-  const parts: string[] = [];
-  let current = '';
-  for (const line of text.split('\n')) {
+  const maxChars = Math.max(1, estimateTokens(page.text) > page.text.length / 3 ? maxTokens : Math.floor(maxTokens * 3.2));
+  const parts: LayoutText[] = [];
+  let current: LayoutText[] = [];
+  let currentLength = 0;
+  const flush = (): void => {
+    parts.push(joinLayouts(current, '\n'));
+    current = [];
+    currentLength = 0;
+  };
+  let lineStart = 0;
+  for (const line of page.text.split('\n')) {
     for (let start = 0; start < Math.max(1, line.length); start += maxChars) {
-      const segment = line.slice(start, start + maxChars);
-      if (current.length > 0 && current.length + segment.length + 1 > maxChars) {
-        parts.push(current);
-        current = '';
+      const segment = sliceLayout(page, lineStart + start, lineStart + Math.min(line.length, start + maxChars));
+      if (currentLength > 0 && currentLength + segment.text.length + 1 > maxChars) flush();
+      // as with strings: an empty part so far is replaced, not joined to
+      if (currentLength > 0) {
+        current.push(segment);
+        currentLength += 1 + segment.text.length;
+      } else {
+        current = [segment];
+        currentLength = segment.text.length;
       }
-      current = current.length > 0 ? `${current}\n${segment}` : segment;
     }
+    lineStart += line.length + 1;
   }
-  if (current.length > 0) parts.push(current);
+  if (currentLength > 0) flush();
   return parts;
 }
 
@@ -95,5 +109,5 @@ function makeWindow(pieces: PagePiece[], totalPages: number): DocumentWindow {
   const first = pieces[0]!.number;
   const last = pieces[pieces.length - 1]!.number;
   const label = first === last ? `page ${first} of ${totalPages}` : `pages ${first}-${last} of ${totalPages}`;
-  return { document: { files }, text: pieces.map((p) => p.text).join('\n'), label };
+  return { document: { files }, layout: joinLayouts(pieces.map((p) => p.layout), '\n'), label };
 }

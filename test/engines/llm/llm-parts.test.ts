@@ -5,6 +5,7 @@ import { toModelSchema } from '../../../src/engines/llm/model-schema.js';
 import { mergeWindowResults } from '../../../src/engines/llm/merge.js';
 import { parseAnswer } from '../../../src/engines/llm/parse-answer.js';
 import { buildMessages, fenceDocument, SYSTEM_PROMPT } from '../../../src/engines/llm/prompt.js';
+import { wordAt, type WordRef } from '../../../src/ingest/document.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 
@@ -84,14 +85,18 @@ describe('prompt', () => {
 });
 
 describe('grounding', () => {
-  const text = new DocumentText('ACME Supplies Ltd\nInvoice INV-2024-001\nTotal: 1,234.50 EUR\n12 Main Street\nLondon');
+  const document = buildDocument(['ACME Supplies Ltd', 'Invoice INV-2024-001', 'Total: 1,234.50 EUR', '12 Main Street', 'London'], { filename: 'invoice-7781.pdf' });
+  const layout = renderLayoutText(document);
+  const text = new DocumentText(layout);
   const schema = {
     type: 'object',
     properties: {
       vendor: { type: 'string' }, total: { type: 'number' }, invoice_date: { type: 'string' }, currency: { enum: ['EUR', 'USD'] },
-      address: { type: 'string' }, paid: { type: 'boolean' },
+      address: { type: 'string' }, paid: { type: 'boolean' }, reference: { type: 'string' }, count: { type: 'number' },
     },
   };
+  /** The words a provenance entry points at, as text. */
+  const wordsOf = (refs: WordRef[] | undefined): string[] => (refs ?? []).map((ref) => wordAt(document, ref)!.word.text);
 
   it('keeps values found in the text (case, spacing and separators aside) and flags invented ones', () => {
     const result = checkGrounding(
@@ -103,6 +108,21 @@ describe('grounding', () => {
     expect(invented.ungrounded).to.deep.equal(['/vendor', '/total']);
     expect(invented.value).to.deep.equal({ vendor: null, total: null });
     expect(checkGrounding({ vendor: 'Globex Corporation' }, schema, text, false).value).to.deep.equal({ vendor: 'Globex Corporation' });
+  });
+
+  it('returns the words each value was found in, across lines for a joined value', () => {
+    const { provenance } = checkGrounding({ vendor: 'Acme supplies LTD', total: 1234.5, address: '12 Main Street, London', currency: 'EUR' }, schema, text, true);
+    expect(wordsOf(provenance.get('/vendor')?.words)).to.deep.equal(['ACME', 'Supplies', 'Ltd']);
+    expect(wordsOf(provenance.get('/total')?.words)).to.deep.equal(['1,234.50']);
+    expect(wordsOf(provenance.get('/address')?.words)).to.deep.equal(['12', 'Main', 'Street', 'London']);
+    expect(wordsOf(provenance.get('/currency')?.words)).to.deep.equal(['EUR']);
+    expect(provenance.get('/vendor')?.words[0]).to.deep.equal({ file: 0, page: 0, line: 0, word: 0 });
+  });
+
+  it('does not take the page marker or the file name in it for document text', () => {
+    expect(layout.text).to.contain('invoice-7781.pdf');
+    const result = checkGrounding({ reference: 'invoice-7781.pdf', count: 7781 }, schema, text, true);
+    expect(result.ungrounded).to.deep.equal(['/reference', '/count']);
   });
 });
 
@@ -120,7 +140,7 @@ describe('long documents: splitIntoWindows and mergeWindowResults', () => {
     expect(windows.length).to.be.greaterThan(2);
     const seen = windows.flatMap((w) => w.document.files.flatMap((f) => f.pages.map((p) => p.index)));
     expect(seen).to.deep.equal([...Array(12).keys()]);
-    for (const window of windows) expect(window.text.length / 3.2).to.be.at.most(300);
+    for (const window of windows) expect(window.layout.text.length / 3.2).to.be.at.most(300);
     expect(windows[0]!.label).to.match(/^pages 1-\d+ of 12$/);
   });
 
@@ -128,7 +148,23 @@ describe('long documents: splitIntoWindows and mergeWindowResults', () => {
     const long = buildDocument([Array.from({ length: 200 }, (_, i) => `Line ${i} with some words in it`)]);
     const windows = splitIntoWindows(long, renderLayoutText(long), 200);
     expect(windows.length).to.be.greaterThan(3);
-    expect(windows.map((w) => w.text).join('\n')).to.contain('Line 199 with');
+    expect(windows.map((w) => w.layout.text).join('\n')).to.contain('Line 199 with');
+  });
+
+  it('gives each window the words of its own text, wherever a long line was cut', () => {
+    const long = buildDocument([[`Header ${'word '.repeat(400)}end`, 'Total 99.00']]);
+    const windows = splitIntoWindows(long, renderLayoutText(long), 120);
+    expect(windows.length).to.be.greaterThan(2);
+    for (const window of windows) {
+      for (const placed of window.layout.words) {
+        const word = wordAt(long, placed.ref)!.word.text;
+        // a word cut at a window edge keeps the part the window holds
+        expect(word).to.include(window.layout.text.slice(placed.start, placed.end));
+      }
+    }
+    const last = windows[windows.length - 1]!.layout;
+    const total = last.words.find((placed) => last.text.slice(placed.start, placed.end) === '99.00');
+    expect(total?.ref).to.deep.equal({ file: 0, page: 0, line: 1, word: 1 });
   });
 
   it('merges lists in window order without repeating rows shared by two windows, scalars from the first window that has them', () => {
@@ -136,7 +172,17 @@ describe('long documents: splitIntoWindows and mergeWindowResults', () => {
       { id: null, total: null, items: [{ n: 1 }, { n: 2 }], party: { name: 'A', city: null } },
       { id: 'X-1', total: 5, items: [{ n: 2 }, { n: 3 }], party: { name: 'B', city: 'Paris' } },
       { id: 'X-2', total: null, items: [{ n: 4 }, { n: 4 }], party: null },
+    ].map((value) => ({ value, provenance: new Map() })));
+    expect(merged.value).to.deep.equal({ id: 'X-1', total: 5, items: [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 4 }], party: { name: 'A', city: 'Paris' } });
+  });
+
+  it('keeps where each merged value was read, rows moved to their merged place', () => {
+    const at = (line: number): { words: WordRef[] } => ({ words: [{ file: 0, page: line, line, word: 0 }] });
+    const merged = mergeWindowResults([
+      { value: { id: null, items: [{ n: 1 }] }, provenance: new Map([['/items/0/n', at(1)]]) },
+      { value: { id: 'X-1', items: [{ n: 1 }, { n: 3 }] }, provenance: new Map([['/id', at(2)], ['/items/0/n', at(3)], ['/items/1/n', at(4)]]) },
     ]);
-    expect(merged).to.deep.equal({ id: 'X-1', total: 5, items: [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 4 }], party: { name: 'A', city: 'Paris' } });
+    expect(merged.value).to.deep.equal({ id: 'X-1', items: [{ n: 1 }, { n: 3 }] });
+    expect([...merged.provenance]).to.deep.equal([['/items/0/n', at(1)], ['/id', at(2)], ['/items/1/n', at(4)]]);
   });
 });

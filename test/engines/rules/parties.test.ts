@@ -5,7 +5,7 @@ import { readParties } from '../../../src/engines/rules/prose/parties.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 
 function parties(lines: Array<string | LineSpec>): string[] {
-  return readParties(readLines(buildDocument(lines), ''));
+  return readParties(readLines(buildDocument(lines))).map((party) => String(party.value));
 }
 
 describe('rules engine: parties of an agreement', () => {

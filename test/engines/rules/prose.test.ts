@@ -2,16 +2,15 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { readLines } from '../../../src/engines/rules/core/lines.js';
 import { readSentences, subjectOf } from '../../../src/engines/rules/prose/prose.js';
-import { finalize } from '../../../src/extract/finalize.js';
-import { compileCallerSchema, type JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/extract/schema.js';
 import type { Document } from '../../../src/ingest/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
+import { extractFinal } from '../../helpers/extraction.js';
 
 const engine = new RulesEngine();
 
 async function extract(document: Document, schema: JsonSchema): Promise<Record<string, unknown>> {
-  const candidate = await engine.extract({ document, layoutText: '', schema, signal: new AbortController().signal });
-  return finalize(candidate, compileCallerSchema(schema)) as Record<string, unknown>;
+  return (await extractFinal(engine, document, schema)).value;
 }
 
 /** Paragraphs wrapped at a fixed width, the way a PDF of a contract prints them; '' keeps a blank line. */
@@ -158,7 +157,7 @@ describe('rules engine: values stated in prose', () => {
 
 describe('rules engine: sentences', () => {
   it('joins wrapped lines, cuts at sentence ends but not after "Inc." or initials, and keeps headings apart', () => {
-    const lines = readLines(contract('12. Term.', 'Acme Holdings, Inc. and L.E.K. Consulting LLC agree as follows. The State of New York governs this Agreement in every respect whatsoever.'), '');
+    const lines = readLines(contract('12. Term.', 'Acme Holdings, Inc. and L.E.K. Consulting LLC agree as follows. The State of New York governs this Agreement in every respect whatsoever.'));
     expect(readSentences(lines).map((s) => [s.text, s.heading])).to.deep.equal([
       ['12. Term.', true],
       ['Acme Holdings, Inc. and L.E.K. Consulting LLC agree as follows.', false],

@@ -2,17 +2,15 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { phoneShaped } from '../../../src/engines/rules/receipts/phones.js';
 import { stripRegistration } from '../../../src/engines/rules/receipts/company.js';
-import { finalize } from '../../../src/extract/finalize.js';
-import { compileCallerSchema, type JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/extract/schema.js';
 import type { Document } from '../../../src/ingest/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
+import { extractFinal } from '../../helpers/extraction.js';
 
 const engine = new RulesEngine();
 
 async function extract(document: Document, schema: JsonSchema): Promise<Record<string, unknown>> {
-  const compiled = compileCallerSchema(schema);
-  const candidate = await engine.extract({ document, layoutText: '', schema, signal: new AbortController().signal });
-  return finalize(candidate, compiled) as Record<string, unknown>;
+  return (await extractFinal(engine, document, schema)).value;
 }
 
 function schemaOf(properties: Record<string, JsonSchema>): JsonSchema {

@@ -2,6 +2,7 @@
  * Label anchors: places in the document where a label for a field is
  * printed, and the value printed to the right of it or just below it.
  */
+import type { WordRef } from '../../../ingest/document.js';
 import { matchPhraseAll, wordSimilarity, type Token } from './fuzzy.js';
 import type { FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';
@@ -31,6 +32,8 @@ export interface AnchoredValue {
   anchor: Anchor;
   line: RuleLine;
   score: number;
+  /** Further words the value was computed from (a rounding adjustment added to a total). */
+  also?: WordRef[];
 }
 
 const MIN_LABEL_SCORE = 0.8;

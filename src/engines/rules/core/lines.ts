@@ -1,10 +1,12 @@
 /**
  * The rules engine's view of a document: lines in reading order, each with
- * word positions and "cells" (runs of words separated by a column gap).
- * Built from the Document's word boxes, or from the layout text when the
- * Document carries no words (character columns then stand in for x).
+ * word positions and "cells" (runs of words separated by a column gap),
+ * built from the Document's word boxes. Every word keeps its reference into
+ * the Document, so that a value read from a line can say which words it
+ * came from.
  */
-import type { Document, Line } from '../../../ingest/document.js';
+import type { Document, Line, WordRef } from '../../../ingest/document.js';
+import { COLUMN_GAP_CHARS } from '../../../ingest/layout.js';
 import { tokenize, type Token } from './fuzzy.js';
 
 /** A stretch of a line: its x extent and its character offsets in the line's text. */
@@ -17,8 +19,10 @@ interface Span {
 }
 
 export interface RuleWord extends Span {
-  /** OCR confidence 0..1 (1 for text layers and layout text). */
+  /** OCR confidence 0..1 (1 for text layers). */
   confidence: number;
+  /** The Document word it is. */
+  ref: WordRef;
 }
 
 export interface Cell extends Span {
@@ -46,37 +50,26 @@ export interface RuleLine extends LinePlace {
   tokens: Token[];
 }
 
-/** Same rule as the layout text: a gap wider than this many character widths separates columns. */
-const COLUMN_GAP_CHARS = 1.8;
-/** What the layout text says for a page without words; not document content. */
-const EMPTY_PAGE_NOTE = /^\(no text found on this page\)$/i;
-const PAGE_MARKER = /^---\s*file\s+\d+.*page\s+\d+\s*---$/i;
-
-export function readLines(document: Document, layoutText: string): RuleLine[] {
-  const fromWords = linesFromDocument(document);
-  return fromWords.length > 0 ? fromWords : linesFromLayoutText(layoutText);
-}
-
-function linesFromDocument(document: Document): RuleLine[] {
+export function readLines(document: Document): RuleLine[] {
   const lines: RuleLine[] = [];
   let page = 0;
   for (const file of document.files) {
     for (const sourcePage of file.pages) {
-      for (const line of sourcePage.lines) {
-        const built = lineFromWords(line, lines.length, page);
+      sourcePage.lines.forEach((line, lineIndex) => {
+        const built = lineFromWords(line, { file: file.index, page: sourcePage.index, line: lineIndex }, lines.length, page);
         if (built) lines.push(built);
-      }
+      });
       page++;
     }
   }
   return lines;
 }
 
-function lineFromWords(line: Line, index: number, page: number): RuleLine | undefined {
+function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, page: number): RuleLine | undefined {
   const words = line.words
-    .filter((w) => w.text.trim() !== '')
-    .sort((a, b) => a.bbox.x0 - b.bbox.x0)
-    .map((w) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence }));
+    .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence, ref: { ...at, word } }))
+    .filter((w) => w.text !== '')
+    .sort((a, b) => a.x0 - b.x0);
   if (words.length === 0) return undefined;
   const letters = words.reduce((sum, w) => sum + w.text.length, 0);
   const charWidth = Math.max(words.reduce((sum, w) => sum + (w.x1 - w.x0), 0) / letters, 0.01);
@@ -84,33 +77,12 @@ function lineFromWords(line: Line, index: number, page: number): RuleLine | unde
   return buildLine(words, { index, page, y0: line.bbox.y0, y1: line.bbox.y1, charWidth, confidence });
 }
 
-function linesFromLayoutText(layoutText: string): RuleLine[] {
-  const lines: RuleLine[] = [];
-  let page = -1;
-  let row = 0;
-  for (const raw of layoutText.split(/\r?\n/)) {
-    if (PAGE_MARKER.test(raw.trim())) {
-      page++;
-      row = 0;
-      continue;
-    }
-    if (page < 0) page = 0;
-    row++;
-    if (EMPTY_PAGE_NOTE.test(raw.trim())) continue;
-    // character columns stand in for x: two or more spaces make a column gap
-    const words = [...raw.matchAll(/\S+/g)].map((m) => ({ text: m[0], x0: m.index ?? 0, x1: (m.index ?? 0) + m[0].length }));
-    if (words.length > 0) lines.push(buildLine(words, { index: lines.length, page, y0: row, y1: row + 1, charWidth: 1, confidence: 1 }));
-  }
-  return lines;
-}
-
-
-function buildLine(placed: Array<{ text: string; x0: number; x1: number; confidence?: number }>, place: LinePlace): RuleLine {
+function buildLine(placed: ReadonlyArray<Pick<RuleWord, 'text' | 'x0' | 'x1' | 'confidence' | 'ref'>>, place: LinePlace): RuleLine {
   const words: RuleWord[] = [];
   let text = '';
   for (const word of placed) {
     if (text) text += ' ';
-    words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length, confidence: word.confidence ?? 1 });
+    words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length, confidence: word.confidence, ref: word.ref });
     text += word.text;
   }
   const { index, page, y0, y1, charWidth, confidence } = place;
@@ -150,6 +122,11 @@ export function sliceLine(line: RuleLine, x0: number, x1: number, fromChar = 0):
 /** The cell that holds a character offset. */
 export function cellAt(line: RuleLine, offset: number): Cell | undefined {
   return line.cells.find((cell) => offset >= cell.start && offset <= cell.end);
+}
+
+/** The Document words under characters [start, end) of a line's text. */
+export function wordsInRange(line: RuleLine, start: number, end: number): WordRef[] {
+  return line.words.filter((w) => w.end > start && w.start < end).map((w) => w.ref);
 }
 
 /** x range of the characters [start, end) of a line. */

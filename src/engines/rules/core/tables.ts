@@ -4,12 +4,15 @@
  * below are read into items until a line no longer fits, such as "Subtotal".
  */
 import { parseInteger, parseNumber } from '../../../extract/coerce.js';
+import type { Provenance } from '../../../extract/provenance.js';
+import type { WordRef } from '../../../ingest/document.js';
+import { childPointer } from '../../../util/json-pointer.js';
 import { viewSchema, type SchemaView } from '../../../extract/schema-view.js';
 import type { JsonSchema } from '../../../extract/schema.js';
 import { setOwn } from '../../../extract/schema-walk.js';
 import { matchPhrase, type Token } from './fuzzy.js';
 import { hintsFor, labelsOf, type FieldHints } from './labels.js';
-import type { Cell, RuleLine } from './lines.js';
+import { wordsInRange, type Cell, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
 import { findNumbers, amountDigits } from './parsers.js';
 
@@ -31,17 +34,30 @@ const NUMERIC_KINDS = new Set<ValueKind>(['amount', 'number', 'integer', 'percen
 const STOP_LABELS = [...labelsOf('total'), ...labelsOf('subtotal'), ...labelsOf('tax'), ...labelsOf('discount'), ['balance'], ['rounding']];
 const MAX_CONTINUATION_LINES = 2;
 
-export function extractTable(itemView: SchemaView, root: JsonSchema, lines: readonly RuleLine[]): Record<string, unknown>[] {
+/** A row read from a table: its values, and per property the words of its cell. */
+interface TableRow {
+  values: Record<string, unknown>;
+  words: Map<string, WordRef[]>;
+}
+
+/** The items of a list of objects, and where each of their values was read (pointers into the list). */
+export function extractTable(itemView: SchemaView, root: JsonSchema, lines: readonly RuleLine[]): { items: Record<string, unknown>[]; provenance: Provenance } {
+  const provenance: Provenance = new Map();
   const fields: ItemField[] = Object.entries(itemView.properties).map(([name, schema]) => {
     const view = viewSchema(schema, root);
     const hints = hintsFor(name, view.description);
     return { name, view, hints, kind: kindFor(view, hints) };
   });
-  if (fields.length === 0) return [];
+  if (fields.length === 0) return { items: [], provenance };
   const headers = findHeaders(lines, fields);
-  const items: Record<string, unknown>[] = [];
-  for (const header of headers) items.push(...readRows(lines, header.position, header.columns, fields));
-  return items;
+  const rows: TableRow[] = [];
+  for (const header of headers) rows.push(...readRows(lines, header.position, header.columns, fields));
+  rows.forEach((row, index) => {
+    for (const [name, words] of row.words) {
+      if (row.values[name] !== null) provenance.set(childPointer(childPointer('', index), name), { words });
+    }
+  });
+  return { items: rows.map((row) => row.values), provenance };
 }
 
 interface Header {
@@ -97,8 +113,8 @@ function tokensOf(line: RuleLine, cell: Cell): Token[] {
   return line.tokens.filter((token) => token.start >= cell.start && token.end <= cell.end);
 }
 
-function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[], fields: ItemField[]): Record<string, unknown>[] {
-  const rows: Record<string, unknown>[] = [];
+function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[], fields: ItemField[]): TableRow[] {
+  const rows: TableRow[] = [];
   let continuation = 0;
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -106,7 +122,7 @@ function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[
     const row = readRow(texts, columns, fields);
     if (isStopLine(line, row, fields)) break;
     if (fitsRow(row, texts, fields)) {
-      rows.push(row.values);
+      rows.push({ values: row.values, words: row.words });
       continuation = 0;
       continue;
     }
@@ -120,14 +136,22 @@ function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[
   return rows;
 }
 
+/** What a column holds on one line: its cells' text and words. */
+interface ColumnText {
+  text: string;
+  words: WordRef[];
+}
+
 /** Row cells to header columns: by order when the counts agree, else by the column under the cell's centre. */
-function assignCells(line: RuleLine, columns: Column[]): string[] {
-  const texts = columns.map(() => '');
-  const put = (index: number, text: string): void => {
-    texts[index] = texts[index] ? `${texts[index]} ${text}` : text;
+function assignCells(line: RuleLine, columns: Column[]): ColumnText[] {
+  const texts: ColumnText[] = columns.map(() => ({ text: '', words: [] }));
+  const put = (index: number, cell: Cell): void => {
+    const column = texts[index]!;
+    column.text = column.text ? `${column.text} ${cell.text}` : cell.text;
+    column.words.push(...wordsInRange(line, cell.start, cell.end));
   };
   if (line.cells.length === columns.length) {
-    line.cells.forEach((cell, index) => put(index, cell.text));
+    line.cells.forEach((cell, index) => put(index, cell));
     return texts;
   }
   for (const cell of line.cells) {
@@ -143,30 +167,31 @@ function assignCells(line: RuleLine, columns: Column[]): string[] {
         best = index;
       }
     });
-    put(best, cell.text);
+    put(best, cell);
   }
   return texts;
 }
 
-interface ReadRow {
-  values: Record<string, unknown>;
+interface ReadRow extends TableRow {
   /** Properties whose cell held a value of the right kind. */
   filled: ItemField[];
 }
 
-function readRow(texts: string[], columns: Column[], fields: ItemField[]): ReadRow {
+function readRow(texts: ColumnText[], columns: Column[], fields: ItemField[]): ReadRow {
   const values: Record<string, unknown> = {};
+  const words = new Map<string, WordRef[]>();
   for (const field of fields) setOwn(values, field.name, null);
   const filled: ItemField[] = [];
   columns.forEach((column, index) => {
-    const text = texts[index]?.trim();
+    const text = texts[index]?.text.trim();
     if (!column.field || !text) return;
     const value = readCell(text, column.field);
     if (value === null) return;
     values[column.field.name] = value;
+    words.set(column.field.name, [...texts[index]!.words]);
     filled.push(column.field);
   });
-  return { values, filled };
+  return { values, words, filled };
 }
 
 function readCell(text: string, field: ItemField): unknown {
@@ -178,8 +203,8 @@ function readCell(text: string, field: ItemField): unknown {
   return found && field.kind === 'amount' && !wantsCurrency(field.hints.description) ? amountDigits(found) : text;
 }
 
-function fitsRow(row: ReadRow, texts: string[], fields: ItemField[]): boolean {
-  const filledColumns = texts.filter((t) => t.trim() !== '').length;
+function fitsRow(row: ReadRow, texts: ColumnText[], fields: ItemField[]): boolean {
+  const filledColumns = texts.filter((t) => t.text.trim() !== '').length;
   const hasNumericField = fields.some((f) => NUMERIC_KINDS.has(f.kind));
   const numericFilled = row.filled.some((f) => NUMERIC_KINDS.has(f.kind));
   return filledColumns >= 2 && row.filled.length >= 1 && (!hasNumericField || numericFilled);
@@ -199,12 +224,14 @@ function isStopLine(line: RuleLine, row: ReadRow, fields: ItemField[]): boolean 
 }
 
 /** A wrapped description: one text cell under a text column continues the previous row. */
-function appendContinuation(previous: Record<string, unknown>, texts: string[], columns: Column[]): boolean {
-  const used = texts.map((t, i) => ({ text: t.trim(), column: columns[i]! })).filter((c) => c.text !== '');
+function appendContinuation(previous: TableRow, texts: ColumnText[], columns: Column[]): boolean {
+  const used = texts.map((t, i) => ({ text: t.text.trim(), words: t.words, column: columns[i]! })).filter((c) => c.text !== '');
   if (used.length !== 1) return false;
-  const { text, column } = used[0]!;
+  const { text, words, column } = used[0]!;
   if (!column.field || NUMERIC_KINDS.has(column.field.kind) || /^[\d\s.,%-]+$/.test(text)) return false;
-  const current = previous[column.field.name];
-  previous[column.field.name] = typeof current === 'string' ? `${current} ${text}` : text;
+  const name = column.field.name;
+  const current = previous.values[name];
+  previous.values[name] = typeof current === 'string' ? `${current} ${text}` : text;
+  previous.words.set(name, [...(typeof current === 'string' ? (previous.words.get(name) ?? []) : []), ...words]);
   return true;
 }

@@ -11,9 +11,10 @@
  * left out; legal forms ("Inc.", "Corp.") stay. Each party is returned once.
  */
 import type { FieldHints } from '../core/labels.js';
-import type { RuleLine } from '../core/lines.js';
+import { wordsInRange, type RuleLine } from '../core/lines.js';
+import type { Reading } from '../core/reading.js';
 import { isNameLike, nameRuns, type NameRun } from './names.js';
-import { readSentences, type Sentence } from './prose.js';
+import { readSentences, sentenceWords, type Sentence } from './prose.js';
 
 /** The opening clause comes early; later "between" clauses cite other agreements. */
 const OPENING_SENTENCES = 25;
@@ -25,7 +26,8 @@ export function isPartyList(hints: FieldHints): boolean {
   return /\b(?:parties|signatories)\b|\bparty to\b|\bbetween\b/i.test(hints.description.split(/[.;]/)[0] ?? '');
 }
 
-export function readParties(lines: readonly RuleLine[]): string[] {
+/** The parties, each once, as readings: the name and the words it was read from. */
+export function readParties(lines: readonly RuleLine[]): Reading[] {
   const opening = readSentences(lines).slice(0, OPENING_SENTENCES);
   // the defining clause gives each party a role label; a title ("CONTRACT BETWEEN X AND Y") may cite another document
   const lists = opening.map(partiesBetween).filter((list) => list.names.length > 0);
@@ -40,17 +42,18 @@ export function readParties(lines: readonly RuleLine[]): string[] {
 const ROLE_LABEL = /\([^()]*["“”][^()]*\)/g;
 
 /** Names after "between" / "among" / "entered into by" in one sentence; `labelled` when they came with role labels. */
-function partiesBetween(sentence: Sentence): { names: string[]; labelled: boolean } {
+function partiesBetween(sentence: Sentence): { names: Reading[]; labelled: boolean } {
   const keyword = /\b(?:between|among|amongst|(?:entered into|made|executed)(?: and entered into)? by)\s+/i.exec(sentence.text);
   if (!keyword) return { names: [], labelled: false };
-  const list = sentence.text.slice(keyword.index + keyword[0].length);
+  const listStart = keyword.index + keyword[0].length;
+  const list = sentence.text.slice(listStart);
   const labels = [...list.matchAll(ROLE_LABEL)];
-  if (labels.length === 0) return { names: plainList(list), labelled: false };
-  const names: string[] = [];
+  if (labels.length === 0) return { names: plainList(sentence, listStart), labelled: false };
+  const names: Reading[] = [];
   let from = 0;
   for (const label of [...labels, undefined]) {
     const to = label ? label.index ?? 0 : list.length;
-    const name = firstName(list.slice(from, to));
+    const name = firstName(sentence, listStart + from, list.slice(from, to));
     // the list ends where a labelled part holds no name ('... (the "Transaction")')
     if (!name) {
       if (names.length > 0 || label === undefined) break;
@@ -61,31 +64,38 @@ function partiesBetween(sentence: Sentence): { names: string[]; labelled: boolea
   return { names, labelled: true };
 }
 
-/** The party's name opens its part of the list: "Joseph Chalhoub, a resident of Westmount, Quebec". */
-function firstName(part: string): string | undefined {
-  return nameRuns(part).find(isNameLike)?.text;
+/** A name found at characters [start, end) of a sentence. */
+function nameIn(sentence: Sentence, run: NameRun, offset: number): Reading {
+  return { value: run.text, words: sentenceWords(sentence, offset + run.start, offset + run.end) };
+}
+
+/** The party's name opens its part of the list (which starts at `offset` of the sentence): "Joseph Chalhoub, a resident of Westmount, Quebec". */
+function firstName(sentence: Sentence, offset: number, part: string): Reading | undefined {
+  const run = nameRuns(part).find(isNameLike);
+  return run && nameIn(sentence, run, offset);
 }
 
 /** "between Acme, Inc. and Beta LLC": names joined by commas and "and", nothing else in between. */
-function plainList(list: string): string[] {
-  const names: string[] = [];
+function plainList(sentence: Sentence, listStart: number): Reading[] {
+  const list = sentence.text.slice(listStart);
+  const names: Reading[] = [];
   let end = 0;
   for (const run of nameRuns(list)) {
     const gap = list.slice(end, run.start);
     const joined = end === 0 ? /^\s*(?:the\s+)?$/i.test(gap) : /^[\s,;]*(?:and|&)?[\s,;]*(?:the\s+)?$/i.test(gap);
     if (!joined) break;
-    if (isNameLike(run)) names.push(run.text);
+    if (isNameLike(run)) names.push(nameIn(sentence, run, listStart));
     end = run.end;
   }
   return names;
 }
 
 /** 'X (hereinafter "MICHIGAN") and Y, with offices at ... ("COMPANY")': each name just before its role label. */
-function roleLabelledNames(sentence: Sentence): string[] {
-  const names: string[] = [];
+function roleLabelledNames(sentence: Sentence): Reading[] {
+  const names: Reading[] = [];
   let from = 0;
   for (const label of sentence.text.matchAll(ROLE_LABEL)) {
-    const name = firstName(sentence.text.slice(from, label.index ?? 0));
+    const name = firstName(sentence, from, sentence.text.slice(from, label.index ?? 0));
     if (name) names.push(name);
     from = (label.index ?? 0) + label[0].length;
   }
@@ -96,8 +106,8 @@ const SIGNATURE_LINE = /^By\b\s*:?/;
 const BLOCK_FIELDS = /^(?:By|Name|Title|Date|Dated|Its|Signed|Signature|Address|Witness)\b/i;
 
 /** "ACME CORP." on the line above "By: /s/ Jane Doe", in the same column. */
-function signatureNames(lines: readonly RuleLine[]): string[] {
-  const names: string[] = [];
+function signatureNames(lines: readonly RuleLine[]): Reading[] {
+  const names: Reading[] = [];
   lines.forEach((line, i) => {
     for (const cell of line.cells) {
       if (!SIGNATURE_LINE.test(cell.text)) continue;
@@ -108,7 +118,7 @@ function signatureNames(lines: readonly RuleLine[]): string[] {
   return names;
 }
 
-function nameAbove(lines: readonly RuleLine[], index: number, x: number, charWidth: number): string | undefined {
+function nameAbove(lines: readonly RuleLine[], index: number, x: number, charWidth: number): Reading | undefined {
   const tolerance = 4 * charWidth;
   for (let k = index - 1; k >= Math.max(0, index - 3); k--) {
     const line = lines[k]!;
@@ -119,7 +129,8 @@ function nameAbove(lines: readonly RuleLine[], index: number, x: number, charWid
     // "By: Harbert GP, LLC, its general partner" above "By: /s/ ..." is part of the same block
     if (BLOCK_FIELDS.test(cell.text)) continue;
     const run = signatureName(cell.text);
-    return run && (run.legalForm || (run.upper && run.content.length >= 2)) ? run.text : undefined;
+    if (!run || !(run.legalForm || (run.upper && run.content.length >= 2))) return undefined;
+    return { value: run.text, words: wordsInRange(line, cell.start + run.start, cell.start + run.end) };
   }
   return undefined;
 }
@@ -131,14 +142,15 @@ function signatureName(text: string): NameRun | undefined {
 }
 
 /** Each party once, compared without case and punctuation ("Acme, Inc." = "ACME INC"). */
-function unique(names: readonly string[]): string[] {
+function unique(names: readonly Reading[]): Reading[] {
   const seen = new Set<string>();
-  const result: string[] = [];
+  const result: Reading[] = [];
   for (const name of names) {
-    const key = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    const text = String(name.value);
+    const key = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
-    result.push(name.trim());
+    result.push({ ...name, value: text.trim() });
   }
   return result;
 }

@@ -7,8 +7,8 @@
  */
 import { findDates } from '../../../extract/dates.js';
 import type { Cue } from './cues.js';
-import type { RuleLine } from '../core/lines.js';
-import { cueHits, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
+import { wordsInRange, type RuleLine } from '../core/lines.js';
+import { cueHits, sentenceWords, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
 
 const DATE_WINDOW = 6;
 
@@ -29,7 +29,8 @@ export function dateCandidates(sentences: readonly Sentence[], cues: readonly Cu
         if (distance > DATE_WINDOW) continue;
         const cited = citesOtherDocument(sentence, Math.min(hit.start, date.index)) ? CITED_DOCUMENT : 1;
         // as printed, like every other date of this engine: finalize re-prints it the way the schema asks
-        candidates.push({ value: date.text, score: hit.cue.weight * cited * (1 - 0.02 * distance), position: sentence.position });
+        const words = sentenceWords(sentence, date.index, dateEnd);
+        candidates.push({ value: date.text, score: hit.cue.weight * cited * (1 - 0.02 * distance), position: sentence.position, words });
       }
     }
   }
@@ -66,7 +67,10 @@ export function letterDate(lines: readonly RuleLine[], dayFirst: boolean): Prose
   for (const line of lines.slice(0, LETTER_HEAD_LINES)) {
     const text = line.text.trim();
     const dates = findDates(text, { dayFirst });
-    if (dates.length === 1 && dates[0]!.text.length >= text.replace(/[.,]$/, '').length - 1) return [{ value: dates[0]!.text, score: 0.55, position: -1 }];
+    if (dates.length === 1 && dates[0]!.text.length >= text.replace(/[.,]$/, '').length - 1) {
+      const start = dates[0]!.index + line.text.length - line.text.trimStart().length;
+      return [{ value: dates[0]!.text, score: 0.55, position: -1, words: wordsInRange(line, start, start + dates[0]!.text.length) }];
+    }
   }
   return [];
 }

@@ -5,7 +5,8 @@
  */
 import type { Cue } from './cues.js';
 import { isRoleOnly, nameRuns, type NameRun } from './names.js';
-import { cueHits, type ProseCandidate, type Sentence } from './prose.js';
+import type { WordRef } from '../../../ingest/document.js';
+import { cueHits, sentenceWords, type ProseCandidate, type Sentence } from './prose.js';
 
 const PLACE_PREFIX = /^(?:the\s+)?(?:state|commonwealth|province|republic|kingdom|territory|country|canton|emirate|principality|federation)\s+of\s+(?:the\s+)?/i;
 const PLACE_NOUNS = /\b(?:state|states|commonwealth|province|republic|kingdom|territory|district|isle|islands)$/i;
@@ -25,7 +26,7 @@ export function placeCandidates(sentences: readonly Sentence[], cues: readonly C
       const next = sentences[i + 1];
       const run = next && weight > 0 ? nameRuns(next.text, { allowAnd: true }).find((r) => /\b(?:of|in|under|by)\s+(?:the\s+)?$/i.test(next.text.slice(0, r.start))) : undefined;
       const place = run && placeName(run);
-      if (place) candidates.push({ value: place, score: weight * 0.75, position: next!.position });
+      if (place) candidates.push({ value: place, score: weight * 0.75, position: next!.position, words: placeWords(next!, 0, run!, place) });
       return;
     }
     for (const hit of cueHits(sentence, cues)) {
@@ -38,10 +39,17 @@ export function placeCandidates(sentences: readonly Sentence[], cues: readonly C
       const place = placeName(run);
       if (!place) continue;
       const direct = /\b(?:of|in)\s+(?:the\s+)?$/i.test(gap) || PLACE_PREFIX.test(run.text) ? 1 : 0.85;
-      candidates.push({ value: place, score: hit.cue.weight * direct * (1 - 0.03 * skipped), position: sentence.position });
+      candidates.push({ value: place, score: hit.cue.weight * direct * (1 - 0.03 * skipped), position: sentence.position, words: placeWords(sentence, hit.end, run, place) });
     }
   });
   return candidates;
+}
+
+/** The words of the place inside its name run (found at `offset` of the sentence's text): "New York" of "the State of New York". */
+function placeWords(sentence: Sentence, offset: number, run: NameRun, place: string): WordRef[] {
+  const inRun = run.text.indexOf(place);
+  const start = offset + run.start + Math.max(0, inRun);
+  return sentenceWords(sentence, start, start + (inRun >= 0 ? place.length : run.text.length));
 }
 
 /** "the State of New York" -> "New York"; "Delaware of the United States" -> "Delaware". */

@@ -7,7 +7,7 @@ import type { SchemaView } from '../../../extract/schema-view.js';
 import { DURATION_NAMES, firstClause, type Cue } from './cues.js';
 import { durationInUnit, findDurations, wantsNumberUnit, type Duration } from './durations.js';
 import type { FieldHints } from '../core/labels.js';
-import { cueHits, MIN_PROSE_WORDS, subjectOf, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
+import { cueHits, MIN_PROSE_WORDS, sentenceWords, subjectOf, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
 
 /**
  * "This Agreement shall remain in effect for five (5) years from the
@@ -32,7 +32,7 @@ export function durationCandidates(sentences: readonly Sentence[], cues: readonl
       if (cueWeight === 0) continue;
       const score = cueWeight * duration.score * aboutFactor(sentence, subjects) * anchorFactor(sentence.text, duration) * (duration.role === 'deadline' ? 0.6 : 1);
       const value = presentDuration(duration, view, hints);
-      if (value !== undefined) candidates.push({ value, score, position: sentence.position });
+      if (value !== undefined) candidates.push({ value, score, position: sentence.position, words: sentenceWords(sentence, duration.start, duration.end) });
     }
   });
   return candidates;

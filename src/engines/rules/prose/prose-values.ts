@@ -10,7 +10,7 @@ import type { SchemaView } from '../../../extract/schema-view.js';
 import { cuesFor, type ProseTarget } from './cues.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
-import { readSentences } from './prose.js';
+import { readSentences, type ProseCandidate } from './prose.js';
 import { dateCandidates, letterDate } from './prose-dates.js';
 import { placeCandidates } from './prose-places.js';
 import { durationCandidates } from './prose-terms.js';
@@ -19,11 +19,11 @@ import { durationCandidates } from './prose-terms.js';
 const MIN_DURATION_SCORE = 0.6;
 const MIN_SCORE = 0.5;
 
-/** The property's value read from the document's sentences, or undefined when none is stated. */
-export function readProseValue(target: ProseTarget, view: SchemaView, hints: FieldHints, lines: readonly RuleLine[], dayFirst: boolean): unknown {
+/** The property's value read from the document's sentences (with its words and score), or undefined when none is stated. */
+export function readProseValue(target: ProseTarget, view: SchemaView, hints: FieldHints, lines: readonly RuleLine[], dayFirst: boolean): ProseCandidate | undefined {
   const sentences = readSentences(lines);
   const cues = cuesFor(hints, target);
   const candidates = target === 'date' ? [...dateCandidates(sentences, cues, dayFirst), ...letterDate(lines, dayFirst)] : target === 'duration' ? durationCandidates(sentences, cues, view, hints) : placeCandidates(sentences, cues);
   const best = candidates.sort((a, b) => b.score - a.score || a.position - b.position)[0];
-  return best && best.score >= (target === 'duration' ? MIN_DURATION_SCORE : MIN_SCORE) ? best.value : undefined;
+  return best && best.score >= (target === 'duration' ? MIN_DURATION_SCORE : MIN_SCORE) ? best : undefined;
 }

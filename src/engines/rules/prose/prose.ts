@@ -6,9 +6,10 @@
  * Term.") and other short lines become sentences of their own, which keeps
  * a heading's words from running into the clause below it.
  */
+import type { WordRef } from '../../../ingest/document.js';
 import type { Cue } from './cues.js';
 import { tokenize, type Token } from '../core/fuzzy.js';
-import type { RuleLine } from '../core/lines.js';
+import { wordsInRange, type RuleLine } from '../core/lines.js';
 
 export interface Sentence {
   text: string;
@@ -20,6 +21,8 @@ export interface Sentence {
   page: number;
   /** A short title-case run such as "12. Term." or "Governing Law; Jurisdiction and Venue." */
   heading: boolean;
+  /** The lines the sentence was joined from, each with its offset in the sentence's text (negative when it starts before it). */
+  sources: ReadonlyArray<{ offset: number; line: RuleLine }>;
 }
 
 /** A sentence of running text rather than a label, a heading or a table row. */
@@ -49,19 +52,36 @@ interface Piece {
   text: string;
   line: number;
   page: number;
+  source: RuleLine;
+}
+
+/** A sentence cut from a paragraph, before its white space is trimmed. */
+interface Cut {
+  text: string;
+  /** Where it starts in the paragraph's joined text. */
+  at: number;
+  first: Piece;
 }
 
 function buildSentences(lines: readonly RuleLine[]): Sentence[] {
   const sentences: Sentence[] = [];
   for (const paragraph of paragraphsOf(lines)) {
-    for (const piece of splitSentences(paragraph)) {
-      const text = piece.text.trim();
+    const { cuts, starts } = splitSentences(paragraph);
+    for (const cut of cuts) {
+      const text = cut.text.trim();
       if (text === '') continue;
       const tokens = tokenize(text);
-      sentences.push({ text, tokens, position: sentences.length, line: piece.line, page: piece.page, heading: isHeading(text, tokens) });
+      const base = cut.at + cut.text.length - cut.text.trimStart().length;
+      const sources = starts.filter((start) => start.offset < base + text.length && start.offset + start.piece.text.length > base).map((start) => ({ offset: start.offset - base, line: start.piece.source }));
+      sentences.push({ text, tokens, position: sentences.length, line: cut.first.line, page: cut.first.page, heading: isHeading(text, tokens), sources });
     }
   }
   return sentences;
+}
+
+/** The Document words under characters [start, end) of a sentence. */
+export function sentenceWords(sentence: Sentence, start: number, end: number): WordRef[] {
+  return sentence.sources.flatMap(({ offset, line }) => wordsInRange(line, start - offset, end - offset));
 }
 
 /** Lines joined into runs that no sentence crosses: a short line (heading, signature line) ends its run. */
@@ -81,7 +101,7 @@ function paragraphsOf(lines: readonly RuleLine[]): Piece[][] {
       paragraphs.push(current);
       current = [];
     }
-    current.push({ text, line: line.index, page: line.page });
+    current.push({ text, line: line.index, page: line.page, source: line });
     previous = line;
   }
   if (current.length > 0) paragraphs.push(current);
@@ -103,7 +123,7 @@ const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'm
 const SENTENCE_END = /[.!?]["”’)]*\s+(?=["“‘(]?[\p{Lu}\p{N}(])/gu;
 
 /** Cuts a run of lines at sentence ends, not after "Inc.", initials ("L.E.K.", "J.") or enumerators ("12."). */
-function splitSentences(pieces: Piece[]): Piece[] {
+function splitSentences(pieces: Piece[]): { cuts: Cut[]; starts: Array<{ offset: number; piece: Piece }> } {
   let text = '';
   const starts: Array<{ offset: number; piece: Piece }> = [];
   for (const piece of pieces) {
@@ -117,7 +137,7 @@ function splitSentences(pieces: Piece[]): Piece[] {
     for (const start of starts) if (start.offset <= offset) found = start.piece;
     return found;
   };
-  const result: Piece[] = [];
+  const cuts: Cut[] = [];
   let from = 0;
   for (const match of text.matchAll(SENTENCE_END)) {
     const at = match.index ?? 0;
@@ -125,11 +145,11 @@ function splitSentences(pieces: Piece[]): Piece[] {
     const bare = word.replace(/^[(“"‘']+/, '').toLowerCase();
     if (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare) || /^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\(?(?:\d{1,2}|[ivx]{1,4})\)?$/.test(bare)) continue;
     const end = at + match[0].length;
-    result.push({ text: text.slice(from, end), line: placeOf(from).line, page: placeOf(from).page });
+    cuts.push({ text: text.slice(from, end), at: from, first: placeOf(from) });
     from = end;
   }
-  if (from < text.length) result.push({ text: text.slice(from), line: placeOf(from).line, page: placeOf(from).page });
-  return result;
+  if (from < text.length) cuts.push({ text: text.slice(from), at: from, first: placeOf(from) });
+  return { cuts, starts };
 }
 
 function isHeading(text: string, tokens: readonly Token[]): boolean {
@@ -164,11 +184,12 @@ export function subjectOf(sentence: string): string | undefined {
   return before.slice(before.lastIndexOf(',') + 1).trim();
 }
 
-/** A value a prose reader found, with its score and the sentence it came from. */
+/** A value a prose reader found, with its score, the sentence it came from and the words it was read from. */
 export interface ProseCandidate {
   value: unknown;
   score: number;
   position: number;
+  words: WordRef[];
 }
 
 export interface CueHit {

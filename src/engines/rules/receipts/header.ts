@@ -46,18 +46,24 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   return text ? { text, lines: picked } : undefined;
 }
 
+/** An address and the lines it was read from. */
+export interface AddressBlock {
+  text: string;
+  lines: RuleLine[];
+}
+
 /** The address printed under the business name (or, without a name, the first address block of the header). */
-export function findHeaderAddress(lines: readonly RuleLine[], after?: HeaderName): string | undefined {
+export function findHeaderAddress(lines: readonly RuleLine[], after?: HeaderName): AddressBlock | undefined {
   const top = headerLines(lines, HEADER_LINES + 4);
   const lastName = after?.lines[after.lines.length - 1];
   const start = lastName ? top.indexOf(lastName) + 1 : 0;
   return firstAddressBlock(top, Math.max(0, start), lastName ? 4 : top.length) ?? (lastName ? firstAddressBlock(top, 0, top.length) : undefined);
 }
 
-function firstAddressBlock(lines: readonly RuleLine[], from: number, tries: number): string | undefined {
+function firstAddressBlock(lines: readonly RuleLine[], from: number, tries: number): AddressBlock | undefined {
   for (let i = from; i < Math.min(lines.length, from + tries); i++) {
     const block = collectAddress(lines, i);
-    if (block.length > 0) return joinAddress(block);
+    if (block.length > 0) return { text: joinAddress(block), lines: block };
   }
   return undefined;
 }

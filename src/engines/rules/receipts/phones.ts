@@ -6,6 +6,7 @@
  */
 import type { RuleLine } from '../core/lines.js';
 import { findPhones, type Found } from '../core/parsers.js';
+import type { LineValue } from '../core/reading.js';
 
 /** Words that announce a number that is not a phone number. */
 const OTHER_NUMBER_WORDS = new Set([
@@ -15,13 +16,13 @@ const OTHER_NUMBER_WORDS = new Set([
 ]);
 const LABEL_WINDOW = 3;
 
-export function firstUnlabelledPhone(lines: readonly RuleLine[]): string | null {
+export function firstUnlabelledPhone(lines: readonly RuleLine[]): LineValue | undefined {
   for (const line of lines) {
     for (const found of findPhones(line.text)) {
-      if (phoneShaped(found.text) && !announcedAsOther(line, found)) return found.text;
+      if (phoneShaped(found.text) && !announcedAsOther(line, found)) return { line, found };
     }
   }
-  return null;
+  return undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
  * the total, giving a multiple of 0.05.
  */
 import type { AnchoredValue } from '../core/anchors.js';
-import type { RuleLine } from '../core/lines.js';
+import { wordsInRange, type RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 
 const MAX_ADJUSTMENT = 0.1;
@@ -22,12 +22,15 @@ export function applyRoundingAdjustment(total: AnchoredValue, lines: readonly Ru
   for (const line of lines.slice(at + 1, at + 1 + LINES_BELOW)) {
     if (!line.tokens.some((t) => t.norm.startsWith('round'))) continue;
     const amounts = findNumbers(line.text).filter((f) => /[.,]\d{2}$/.test(f.text));
-    const adjustment = Number(amounts[amounts.length - 1]?.value);
+    const printed = amounts[amounts.length - 1];
+    const adjustment = Number(printed?.value);
     if (!Number.isFinite(adjustment) || adjustment === 0 || Math.abs(adjustment) > MAX_ADJUSTMENT) return undefined;
     const cents = Math.round((Number(total.found.value) + adjustment) * 100);
     if (cents % 5 !== 0) return undefined;
     const text = printedLike(total.found.text, cents);
-    return text === undefined ? undefined : { ...total, found: { ...total.found, value: cents / 100, text } };
+    // the rounded total is computed: it was read from the total and from the adjustment
+    const also = [...(total.also ?? []), ...wordsInRange(line, printed!.start, printed!.end)];
+    return text === undefined ? undefined : { ...total, found: { ...total.found, value: cents / 100, text }, also };
   }
   return undefined;
 }

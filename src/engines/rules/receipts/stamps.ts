@@ -8,6 +8,7 @@
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
+import type { LineValue } from '../core/reading.js';
 
 /**
  * Words of opening hours and schedules, whose times are not the transaction's.
@@ -21,28 +22,28 @@ function glued(text: string, found: Found): boolean {
 }
 
 /** The first date not announced as something else ("Delivery date: ..." is no order date). */
-export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): string | null {
+export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): LineValue | undefined {
   for (const line of lines) {
     for (const found of findValues(kind, line.text, dayFirst)) {
       if (glued(line.text, found)) continue;
       const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
-      if (!before.some((t) => hints.negatives.includes(t.norm))) return found.text;
+      if (!before.some((t) => hints.negatives.includes(t.norm))) return { line, found };
     }
   }
-  return null;
+  return undefined;
 }
 
 /** A time on a line with a date first, else the first time outside a schedule or a range ("9:00 - 17:00"). */
-export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): string | null {
-  let first: string | null = null;
+export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): LineValue | undefined {
+  let first: LineValue | undefined;
   for (const line of lines) {
     const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found));
     if (times.length === 0 || line.tokens.some((t) => SCHEDULE_WORDS.has(t.norm))) continue;
     const ranged = (found: Found): boolean => times.some((other) => other !== found && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, found, other)));
     const usable = times.filter((found) => !ranged(found));
     if (usable.length === 0) continue;
-    if (findValues('date', line.text, dayFirst).length > 0) return usable[0]!.text;
-    first ??= usable[0]!.text;
+    if (findValues('date', line.text, dayFirst).length > 0) return { line, found: usable[0]! };
+    first ??= { line, found: usable[0]! };
   }
   return first;
 }
