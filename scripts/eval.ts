@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { isAppError } from '../src/errors.js';
 import type { LayoutText } from '../src/ingest/layout.js';
 import type { ExtractionRequest } from '../src/pipeline.js';
+import type { IngestCache } from './eval/ingest-cache.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
 import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
@@ -140,6 +141,87 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
   };
 }
 
+interface LocalBackend {
+  extract: Extract;
+  close: () => Promise<void>;
+  cache: IngestCache | undefined;
+}
+
+/**
+ * The service's own pipeline, in this process: prepareRequest, then
+ * readDocument (or the Document kept by --reuse-ingest), then
+ * answerFromDocument, the same functions runExtraction runs. `requests` are
+ * the requests the run will make, read beforehand so that no OCR or PDF
+ * worker starts when every Document is cached (a run then takes seconds).
+ * The pipeline is imported here, on demand: remote runs need neither its
+ * workers nor its native modules.
+ */
+async function localExtractor(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>): Promise<LocalBackend> {
+  const [{ loadConfig }, { silentLogger }, pipeline, { startServices }, { createEngine }, { PdfProcessor }, { contentsKey, ingestFingerprint, IngestCache }] = await Promise.all([
+    import('../src/config.js'),
+    import('../src/logger.js'),
+    import('../src/pipeline.js'),
+    import('../src/services.js'),
+    import('../src/engines/create-engine.js'),
+    import('../src/ingest/pdf.js'),
+    import('./eval/ingest-cache.js'),
+  ]);
+  const config = loadConfig();
+  const logger = silentLogger();
+
+  let cache: IngestCache | undefined;
+  let allCached = false;
+  if (reuse) {
+    // Everything that decides the Document besides the bytes and the ingest sources.
+    const settings = { ocr: config.ocr, pdf: config.pdf, limits: { ...config.limits, requestTimeoutMs: undefined } };
+    cache = new IngestCache(reuse.dir, await ingestFingerprint(settings), reuse.refresh);
+    allCached = true;
+    for await (const request of requests()) {
+      if (!(await cache.has(contentsKey(request)))) {
+        allCached = false;
+        break;
+      }
+    }
+  }
+
+  // OCR and PDF workers only when some document must really be ingested.
+  const services = allCached ? undefined : await startServices(config, logger);
+  const engine = services ? services.engine : (await createEngine(config, logger)).engine;
+  let lazyPdf: InstanceType<typeof PdfProcessor> | undefined;
+  const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi }));
+  // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
+  const answerDeps = { engine, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
+
+  const extract: Extract = async (request) => {
+    const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
+    const prepared = pipeline.prepareRequest(request, config.limits);
+    const key = cache ? contentsKey(request) : '';
+    let document = cache ? await cache.get(key) : undefined;
+    const ingest = document ? 'cached' : 'fresh';
+    if (document) cache!.hits += 1;
+    else {
+      if (!services) throw new Error('ingest cache entry vanished during the run');
+      document = (await pipeline.readDocument(services, prepared, signal)).document;
+      if (cache) {
+        cache.misses += 1;
+        await cache.put(key, document);
+      }
+    }
+    const answer = await pipeline.answerFromDocument(answerDeps, prepared, document, signal);
+    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest };
+  };
+
+  return {
+    extract,
+    cache,
+    close: async () => {
+      if (services) await services.close();
+      else await engine.close();
+      if (lazyPdf) await lazyPdf.close();
+    },
+  };
+}
+
 function failureOf(error: unknown): { status: number | null; message: string } {
   if (error instanceof RequestFailure) return { status: error.status, message: error.message };
   if (isAppError(error)) return { status: error.status, message: error.message };
@@ -222,10 +304,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.url && values['reuse-ingest']) throw new Error('--reuse-ingest needs the local pipeline; it cannot be used with --url');
   if (values.refresh && !values['reuse-ingest']) throw new Error('--refresh only applies with --reuse-ingest');
   const reuse = values['reuse-ingest'] ? { dir: resolve(values['reuse-ingest']), refresh: values.refresh === true } : undefined;
-  // The local pipeline is imported on demand: remote runs then need neither its OCR workers nor its native modules.
   const backend = values.url
     ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
-    : await (await import('./eval/local-pipeline.js')).startLocalBackend(reuse, async function* () {
+    : await localExtractor(reuse, async function* () {
         for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath).catch(() => ({ schema: null, contents: [] }));
       });
   const reports: DatasetReport[] = [];

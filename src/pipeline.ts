@@ -1,15 +1,23 @@
 import type { Limits } from './config.js';
+import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import type { Engine } from './extract/engine.js';
-import { pageImageSource } from './engines/page-images.js';
 import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
-import { compileCallerSchema } from './extract/schema.js';
-import { decodeContents, type ContentItem } from './ingest/decode.js';
+import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
+import { decodeContents, type ContentItem, type DecodedFile } from './ingest/decode.js';
 import type { Document } from './ingest/document.js';
-import { ingestFiles, type IngestStats } from './ingest/ingest.js';
+import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrPool } from './ingest/ocr-pool.js';
 import type { PdfProcessor } from './ingest/pdf.js';
+
+/**
+ * The path of one extraction, shared by the HTTP route, the CLI and the
+ * eval. It has two halves: from the request to a Document (check, decode,
+ * text layer / OCR: readDocument) and from the Document and the schema to
+ * the answer (layout, engine, finalize: answerFromDocument). runExtraction
+ * runs both; the eval's --reuse-ingest keeps the Document between them.
+ */
 
 /** Long-lived resources one extraction needs; built once by services.ts. */
 export interface PipelineDeps {
@@ -25,6 +33,18 @@ export interface ExtractionRequest {
   contents: ContentItem[];
 }
 
+/** A request checked and decoded: what both halves work from. */
+export interface PreparedRequest {
+  compiled: CompiledSchema;
+  files: DecodedFile[];
+}
+
+/** What the second half needs: the engine, and PDF rendering for engines that look at pages. */
+export interface AnswerDeps {
+  engine: Engine;
+  pdf: PageRenderer;
+}
+
 /** Milliseconds per stage, reported as server-timing. */
 export interface StageTimings {
   decode: number;
@@ -34,31 +54,42 @@ export interface StageTimings {
   total: number;
 }
 
-export interface ExtractionOutcome {
+/** The second half's result. */
+export interface Answer {
   result: Record<string, unknown>;
   /** Where each value of the result was read (JSON Pointer -> Document words). */
   provenance: Provenance;
   engine: string;
+  layout: LayoutText;
+  timings: Pick<StageTimings, 'extract' | 'validate'>;
+}
+
+export interface ExtractionOutcome extends Answer {
   timings: StageTimings;
   stats: IngestStats;
   document: Document;
-  layout: LayoutText;
 }
 
 /**
- * The whole extraction, shared by the HTTP route and the CLI: check the
- * schema, decode, ingest (text layer / OCR), lay out, run the engine,
- * finalize against the caller's schema.
+ * Checks the schema and decodes the files: cheap, and every problem is the
+ * caller's (400), so it runs before any heavy work.
  */
-export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
-  const started = performance.now();
-  // Schema problems are the caller's and cost nothing to find: check before any heavy work.
+export function prepareRequest(request: ExtractionRequest, limits: Limits): PreparedRequest {
   const compiled = compileCallerSchema(request.schema);
-  const files = decodeContents(request.contents, deps.limits);
-  const { document, stats } = await ingestFiles(files, deps, signal);
+  const files = decodeContents(request.contents, limits);
+  return { compiled, files };
+}
+
+/** First half: the files read into one Document (pdf.js text layer, OCR). */
+export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
+  return ingestFiles(prepared.files, deps, signal);
+}
+
+/** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
+export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
+  const { compiled, files } = prepared;
   const layout = renderLayoutText(document);
   const options = { dateOrder: 'dmy' as const };
-
   signal.throwIfAborted();
   const extractStarted = performance.now();
   const pageImages = pageImageSource(files, deps.pdf, signal);
@@ -66,21 +97,26 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
   const finished = performance.now();
-
   return {
     result: final.value,
     provenance: final.provenance,
     engine: deps.engine.name,
-    timings: {
-      decode: stats.decodeMs,
-      ocr: stats.ocrMs,
-      extract: validateStarted - extractStarted,
-      validate: finished - validateStarted,
-      total: finished - started,
-    },
+    layout,
+    timings: { extract: validateStarted - extractStarted, validate: finished - validateStarted },
+  };
+}
+
+/** The whole extraction: both halves. */
+export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+  const started = performance.now();
+  const prepared = prepareRequest(request, deps.limits);
+  const { document, stats } = await readDocument(deps, prepared, signal);
+  const answer = await answerFromDocument(deps, prepared, document, signal);
+  return {
+    ...answer,
+    timings: { decode: stats.decodeMs, ocr: stats.ocrMs, ...answer.timings, total: performance.now() - started },
     stats,
     document,
-    layout,
   };
 }
 

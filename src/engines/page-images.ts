@@ -12,7 +12,10 @@ import type { PdfProcessor } from '../ingest/pdf.js';
 /** Longest side of a page picture sent to a model, in pixels. */
 export const PAGE_IMAGE_MAX_SIDE = 1024;
 
-export function pageImageSource(files: DecodedFile[], pdf: PdfProcessor, signal: AbortSignal): PageImageSource {
+/** What page pictures need of the PDF processor; the eval starts one only when an engine asks. */
+export type PageRenderer = Pick<PdfProcessor, 'render'>;
+
+export function pageImageSource(files: DecodedFile[], pdf: PageRenderer, signal: AbortSignal): PageImageSource {
   return async (pages: PageRef[]) => {
     const images: string[] = [];
     for (const ref of pages) {
@@ -24,7 +27,7 @@ export function pageImageSource(files: DecodedFile[], pdf: PdfProcessor, signal:
   };
 }
 
-async function renderPage(file: DecodedFile, page: number, pdf: PdfProcessor, signal: AbortSignal): Promise<Buffer> {
+async function renderPage(file: DecodedFile, page: number, pdf: PageRenderer, signal: AbortSignal): Promise<Buffer> {
   const resize = { width: PAGE_IMAGE_MAX_SIDE, height: PAGE_IMAGE_MAX_SIDE, fit: 'inside', withoutEnlargement: true } as const;
   if (file.mimeType === 'application/pdf') {
     const raster = await pdf.render(file, page, signal);
