@@ -2,19 +2,20 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { DATE_ORDERS, loadConfig, type DateOrderSetting } from './config.js';
 import { isAppError } from './errors.js';
 import type { ContentItem } from './ingest/decode.js';
 import { silentLogger } from './logger.js';
 import { runExtraction } from './pipeline.js';
 import { startServices } from './services.js';
 
-const USAGE = `Usage: docshape extract --schema <schema.json> [--layout] [--compact] <file>...
+const USAGE = `Usage: docshape extract --schema <schema.json> [--layout] [--compact] [--date-order auto|dmy|mdy] <file>...
 
 Runs the same pipeline as POST /v1/ on local files and prints the JSON result.
   --schema, -s   JSON Schema file (object root)
   --layout       print the layout text the engine reads instead of the result
   --compact      print the JSON on one line
+  --date-order   how to read 03/04/2024 (the request option dateOrder; default DATE_ORDER)
 Configuration comes from the same environment variables as the server.`;
 
 const MIME_BY_EXTENSION: Record<string, string> = {
@@ -37,8 +38,13 @@ async function extractCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { schema: { type: 'string', short: 's' }, layout: { type: 'boolean' }, compact: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { schema: { type: 'string', short: 's' }, layout: { type: 'boolean' }, compact: { type: 'boolean' }, 'date-order': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
+  const dateOrder = values['date-order'];
+  if (dateOrder !== undefined && !(DATE_ORDERS as readonly string[]).includes(dateOrder)) {
+    process.stderr.write(`--date-order must be one of ${DATE_ORDERS.join(', ')}\n`);
+    return 2;
+  }
   if (values.help || !values.schema || positionals.length === 0) {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
@@ -48,7 +54,8 @@ async function extractCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const services = await startServices(config, silentLogger());
   try {
-    const outcome = await runExtraction(services, { schema, contents }, AbortSignal.timeout(config.limits.requestTimeoutMs));
+    const options = dateOrder === undefined ? {} : { dateOrder: dateOrder as DateOrderSetting };
+    const outcome = await runExtraction(services, { schema, contents, options }, AbortSignal.timeout(config.limits.requestTimeoutMs));
     const output = values.layout ? outcome.layout.text : `${JSON.stringify(outcome.result, null, values.compact ? undefined : 2)}\n`;
     process.stdout.write(output);
     return 0;

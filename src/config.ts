@@ -28,6 +28,7 @@ export interface Config {
   ollama: OllamaConfig;
   openai: OpenAiConfig;
   llamacpp: LlamaCppConfig;
+  dates: DateConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
 }
@@ -57,6 +58,17 @@ export interface OcrConfig {
 
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
+
+/** How numeric dates such as 03/04/2024 are read: day first, month first, or as the document shows (extract/date-order.ts). */
+export const DATE_ORDERS = ['auto', 'dmy', 'mdy'] as const;
+export type DateOrderSetting = (typeof DATE_ORDERS)[number];
+
+export interface DateConfig {
+  /** The order for requests that do not set `options.dateOrder`. */
+  order: DateOrderSetting;
+  /** With `auto`, the order when the document does not settle it. */
+  fallback: Exclude<DateOrderSetting, 'auto'>;
+}
 
 export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 export type ExtractorChoice = (typeof EXTRACTORS)[number];
@@ -255,6 +267,10 @@ export function loadConfig(env: Env = process.env): Config {
       modelsDir: env.MODELS_DIR?.trim() || 'models',
       threads: readInt(env, 'LLAMA_THREADS', Math.max(1, cores), 1, 256),
       gpu: readBoolean(env, 'LLAMA_GPU', false),
+    },
+    dates: {
+      order: readChoice(env, 'DATE_ORDER', DATE_ORDERS, 'auto'),
+      fallback: readChoice(env, 'DATE_ORDER_FALLBACK', ['dmy', 'mdy'] as const, 'dmy'),
     },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),

@@ -1,6 +1,7 @@
-import type { Limits } from './config.js';
+import type { DateConfig, DateOrderSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
-import type { Engine } from './extract/engine.js';
+import { resolveDateOrder } from './extract/date-order.js';
+import type { Engine, ExtractionOptions } from './extract/engine.js';
 import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
@@ -26,22 +27,33 @@ export interface PipelineDeps {
   engine: Engine;
   limits: Limits;
   ocrConcurrency: number;
+  /** DATE_ORDER and its fallback. */
+  dates: DateConfig;
+}
+
+/** The request's `options` (validated by http/request-schema.ts; a new option is one line there and one here). */
+export interface RequestOptions {
+  /** How to read 03/04/2024; overrides DATE_ORDER for this request. */
+  dateOrder?: DateOrderSetting;
 }
 
 export interface ExtractionRequest {
   schema: unknown;
   contents: ContentItem[];
+  options?: RequestOptions;
 }
 
 /** A request checked and decoded: what both halves work from. */
 export interface PreparedRequest {
   compiled: CompiledSchema;
   files: DecodedFile[];
+  options: RequestOptions;
 }
 
-/** What the second half needs: the engine, and PDF rendering for engines that look at pages. */
+/** What the second half needs: the engine, the date settings, and PDF rendering for engines that look at pages. */
 export interface AnswerDeps {
   engine: Engine;
+  dates: DateConfig;
   pdf: PageRenderer;
 }
 
@@ -61,6 +73,8 @@ export interface Answer {
   provenance: Provenance;
   engine: string;
   layout: LayoutText;
+  /** The options the engine was given (the date order settled). */
+  options: ExtractionOptions;
   timings: Pick<StageTimings, 'extract' | 'validate'>;
 }
 
@@ -77,7 +91,7 @@ export interface ExtractionOutcome extends Answer {
 export function prepareRequest(request: ExtractionRequest, limits: Limits): PreparedRequest {
   const compiled = compileCallerSchema(request.schema);
   const files = decodeContents(request.contents, limits);
-  return { compiled, files };
+  return { compiled, files, options: request.options ?? {} };
 }
 
 /** First half: the files read into one Document (pdf.js text layer, OCR). */
@@ -89,7 +103,7 @@ export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal
 export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
   const { compiled, files } = prepared;
   const layout = renderLayoutText(document);
-  const options = { dateOrder: 'dmy' as const };
+  const options = settleOptions(prepared.options, deps.dates, document);
   signal.throwIfAborted();
   const extractStarted = performance.now();
   const pageImages = pageImageSource(files, deps.pdf, signal);
@@ -102,8 +116,14 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
     provenance: final.provenance,
     engine: deps.engine.name,
     layout,
+    options,
     timings: { extract: validateStarted - extractStarted, validate: finished - validateStarted },
   };
+}
+
+/** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
+function settleOptions(requested: RequestOptions, dates: DateConfig, document: Document): ExtractionOptions {
+  return { dateOrder: resolveDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
 }
 
 /** The whole extraction: both halves. */

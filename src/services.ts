@@ -35,6 +35,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     ocr,
     engine,
     limits: config.limits,
+    dates: config.dates,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
     ocrConcurrency: config.ocr.workers + 1,
     engineReason: choice.reason,

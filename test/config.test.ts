@@ -14,6 +14,13 @@ describe('loadConfig', () => {
     expect(config.ollama.host).to.equal('http://127.0.0.1:11434');
     expect(config.limits.maxBodyBytes).to.equal(50 * 1024 * 1024);
     expect(config.ocr.langs).to.deep.equal(['eng']);
+    expect(config.dates).to.deep.equal({ order: 'auto', fallback: 'dmy' });
+  });
+
+  it('reads the date order and its fallback', () => {
+    expect(loadConfig({ DATE_ORDER: 'MDY', DATE_ORDER_FALLBACK: 'mdy' }).dates).to.deep.equal({ order: 'mdy', fallback: 'mdy' });
+    expect(() => loadConfig({ DATE_ORDER: 'ymd' })).to.throw(ConfigError, /DATE_ORDER must be one of "auto", "dmy", "mdy"/);
+    expect(() => loadConfig({ DATE_ORDER_FALLBACK: 'auto' })).to.throw(ConfigError, /DATE_ORDER_FALLBACK/);
   });
 
   it('merges API_KEYS and API_KEYS_FILE, skipping blanks and comments', () => {

@@ -8,11 +8,11 @@
  * once per request, in runExtraction, and handed to the engine and to
  * finalize; nothing else decides it.
  */
+import type { DateOrderSetting } from '../config.js';
 import type { Document } from '../ingest/document.js';
 import { countDateOrders } from './dates.js';
 
-export const DATE_ORDER_SETTINGS = ['auto', 'dmy', 'mdy'] as const;
-export type DateOrderSetting = (typeof DATE_ORDER_SETTINGS)[number];
+export type { DateOrderSetting } from '../config.js';
 export type DateOrder = Exclude<DateOrderSetting, 'auto'>;
 
 export function resolveDateOrder(setting: DateOrderSetting, fallback: DateOrder, document: Document): DateOrder {

@@ -58,7 +58,11 @@ const READERS: Array<[RegExp, Reader]> = [
   [/(?<![\d.,])((?:19|20)\d{2})(\d{2})(\d{2})(?![\d.,]\d|\d)/g, ([y, m, d]) => partsOf(y, m, d)],
 ];
 
-/** Every date in the text, left to right, without overlaps. */
+/**
+ * Every date in the text, left to right, without overlaps. The order only
+ * decides how 03/04/2024 is read, never whether or where a date is printed,
+ * so callers that ask only that may leave the options out.
+ */
 export function findDates(text: string, options: DateReadOptions = { dayFirst: true }): DateMatch[] {
   const found: DateMatch[] = [];
   for (const [pattern, read] of READERS) {

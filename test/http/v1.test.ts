@@ -3,7 +3,7 @@ import type { Engine } from '../../src/extract/engine.js';
 import type { OcrPool } from '../../src/ingest/ocr-pool.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
-import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, truncate } from '../fixtures/pdfs.js';
+import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, makeTextPdf, truncate } from '../fixtures/pdfs.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const invoiceSchema = {
@@ -93,6 +93,9 @@ describe('POST /v1/', function () {
       ['a schema with a non-object root', { schema: { type: 'array' }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a schema that does not compile', { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a remote $ref', { schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /remote/],
+      ['an unknown option', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { evidnce: true } }, /^options\.evidnce is not a known option; the options are dateOrder$/],
+      ['an unknown date order', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { dateOrder: 'ymd' } }, /^options\.dateOrder must be one of "auto", "dmy", "mdy"$/],
+      ['options that are not an object', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: ['mdy'] }, /^options must be an object$/],
     ];
     for (const [name, body, message] of cases) {
       it(`answers 400 naming the field for ${name}`, async () => {
@@ -181,6 +184,23 @@ describe('POST /v1/', function () {
       expect(response.headers.get('x-docshape-engine')).to.equal('rules');
       expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       expect(response.headers.get('server-timing')).to.match(/decode;dur=[\d.]+.*ocr;dur=0\.0.*extract;dur=.*validate;dur=/);
+    });
+
+    it('reads an ambiguous date the way the request, the document or DATE_ORDER_FALLBACK says', async () => {
+      const schema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' }, due_date: { type: 'string', format: 'date' } } };
+      const post = async (lines: string[], options?: object) => {
+        const response = await postJson(endpoint, { schema, contents: [content(await makeTextPdf([lines]), 'application/pdf')], ...(options ? { options } : {}) });
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+        return response.body;
+      };
+      // nothing in the document settles it: the fallback (day first)
+      expect(await post(['Invoice date: 03/04/2024'])).to.deep.include({ invoice_date: '2024-04-03' });
+      expect(await post(['Invoice date: 03/04/2024'], { dateOrder: 'mdy' })).to.deep.include({ invoice_date: '2024-03-04' });
+      // a due date of 03/25/2024 can only be month first, so the invoice date is too
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 03/25/2024'])).to.deep.equal({ invoice_date: '2024-03-04', due_date: '2024-03-25' });
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 25/03/2024'], { dateOrder: 'auto' })).to.deep.equal({ invoice_date: '2024-04-03', due_date: '2024-03-25' });
+      // an explicit order wins over the document
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 03/25/2024'], { dateOrder: 'dmy' })).to.deep.include({ invoice_date: '2024-04-03' });
     });
 
     it('OCRs a scanned PDF and reads its values', async () => {

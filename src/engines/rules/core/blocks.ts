@@ -43,6 +43,7 @@ export function findBlock(lines: readonly RuleLine[], hints: FieldHints, isParty
 function nextLabelX(line: RuleLine, after: number): number {
   for (const cell of line.cells) {
     if (cell.start <= after) continue;
+    // whether a cell holds a date does not depend on the date order
     if (/:/.test(cell.text) && findValues('date', cell.text, true).length === 0) return cell.x0;
   }
   return Infinity;
