@@ -190,7 +190,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
   let lazyPdf: InstanceType<typeof PdfProcessor> | undefined;
   const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi }));
   // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
-  const answerDeps = { engine, dates: config.dates, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
+  const answerDeps = { engine, dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
 
   const extract: Extract = async (request) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);

@@ -50,11 +50,12 @@ export interface PreparedRequest {
   options: RequestOptions;
 }
 
-/** What the second half needs: the engine, the date settings, and PDF rendering for engines that look at pages. */
+/** What the second half needs: the engine, the date settings, and page rendering for engines that look at pages. */
 export interface AnswerDeps {
   engine: Engine;
   dates: DateConfig;
   pdf: PageRenderer;
+  limits: Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
 }
 
 /** Milliseconds per stage, reported as server-timing. */
@@ -106,7 +107,7 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const options = settleOptions(prepared.options, deps.dates, document);
   signal.throwIfAborted();
   const extractStarted = performance.now();
-  const pageImages = pageImageSource(files, deps.pdf, signal);
+  const pageImages = pageImageSource(files, deps.pdf, deps.limits, signal);
   const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
