@@ -30,6 +30,8 @@ export interface Config {
   llamacpp: LlamaCppConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
+  metrics: boolean;
 }
 
 export interface Limits {
@@ -258,5 +260,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    metrics: readBoolean(env, 'METRICS', true),
   };
 }
