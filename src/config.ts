@@ -138,7 +138,10 @@ function readBytes(env: Env, name: string, fallback: number): number {
 
 function readList(raw: string | undefined): string[] {
   return (raw ?? '')
-    .split(/[,\n]/)
+    .split('\n')
+    // A comment line goes whole: split at its commas first, its tail would become a key.
+    .filter((line) => !line.trim().startsWith('#'))
+    .flatMap((line) => line.split(','))
     .map((item) => item.trim())
     .filter((item) => item.length > 0 && !item.startsWith('#'));
 }
