@@ -194,10 +194,13 @@ describe('playground page in headless Chromium', function () {
     // Until issue 12 lands the service does not offer evidence: the test offers it the way the service will.
     await page.route('**/openapi.json', async (route) => {
       const spec = await (await route.fetch()).json();
-      spec.components.schemas.ExtractionRequest.properties.options = { type: 'object', properties: { evidence: { type: 'boolean' } } };
+      spec.components.schemas.ExtractionRequest.properties.options = {
+        type: 'object',
+        properties: { evidence: { type: 'boolean' }, dateOrder: { enum: ['dmy', 'mdy', 'auto'], description: 'How to read 03/04/2024' } },
+      };
       await route.fulfill({ json: spec });
     });
-    let sentBody: { options?: { evidence?: boolean } } | undefined;
+    let sentBody: { options?: { evidence?: boolean; dateOrder?: string } } | undefined;
     await page.route('**/v1/', async (route) => {
       sentBody = JSON.parse(route.request().postData() ?? '{}');
       await route.fulfill({
@@ -217,9 +220,12 @@ describe('playground page in headless Chromium', function () {
     await page.fill('#api-key', TEST_API_KEY);
     await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
     await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+    // Options the service describes become controls; evidence is asked for by the page itself.
+    await page.selectOption('#options select[name="dateOrder"]', { label: 'mdy' });
+    expect(await page.$$('#options input[name="evidence"]')).to.have.length(0);
     await page.click('#run');
     await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]');
-    expect(sentBody?.options?.evidence).to.equal(true);
+    expect(sentBody?.options).to.deep.equal({ dateOrder: 'mdy', evidence: true });
 
     const confidence = await page.$$eval('#fields tr[data-pointer]', (rows) => rows.map((row) => [row.dataset.pointer, row.children[2]?.textContent, row.classList.contains('review')]));
     expect(confidence).to.deep.equal([
