@@ -17,7 +17,7 @@ import { buildMessages, buildRetryMessages, estimateTokens, promptOverheadTokens
 import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../extract/schema.js';
 import { shapeValue } from '../extract/shape.js';
 import type { Logger } from '../logger.js';
-import type { ChatBackend, ChatMessage } from './chat-backend.js';
+import type { ChatBackend, ChatMessage, ChatReply } from './chat-backend.js';
 import { extractInWindows } from './windowed.js';
 
 /** Page pictures per model call: more would crowd the context and slow every call. */
@@ -83,15 +83,22 @@ export class LlmEngine implements Engine {
     let best: Assessment | undefined;
     let last: Assessment | undefined;
     for (let attempt = 0; attempt <= this.config.maxRetries; attempt++) {
-      const reply = await this.backend.chat({
-        messages,
-        format: task.format,
-        promptTokens: messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0),
-        maxOutputTokens: this.config.maxOutputTokens,
-        images,
-        disableThinking,
-        signal: task.input.signal,
-      });
+      let reply: ChatReply;
+      try {
+        reply = await this.backend.chat({
+          messages,
+          format: task.format,
+          promptTokens: messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0),
+          maxOutputTokens: this.config.maxOutputTokens,
+          images,
+          disableThinking,
+          signal: task.input.signal,
+        });
+      } catch (error) {
+        task.input.usage?.modelCall({ outcome: 'failed', retry: attempt > 0 });
+        throw error;
+      }
+      task.input.usage?.modelCall({ outcome: 'ok', retry: attempt > 0, ...reply.usage });
       last = this.assess(reply.content, task, text);
       // a thinking model that spent its answer thinking is asked again without thinking
       if (last.kind === 'empty') disableThinking = true;

@@ -8,7 +8,8 @@ export interface ExtractionRequestBody {
   contents: ContentItem[];
 }
 
-const requestSchema = {
+/** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */
+export const requestSchema = {
   type: 'object',
   required: ['schema', 'contents'],
   properties: {
