@@ -29,6 +29,8 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/vendor ./vendor
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+# The playground page at GET / (its pdf.js comes from node_modules/pdfjs-dist).
+COPY web ./web
 COPY models/README.md models/Modelfile /models/
 RUN chown node:node /models
 USER node

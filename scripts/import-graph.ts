@@ -22,8 +22,9 @@ const LAYERS: Record<string, string[]> = {
   'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'base'],
   engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'base'],
   pipeline: ['engines', 'extract', 'ingest', 'base'],
-  http: ['pipeline', 'extract', 'ingest', 'base'],
-  app: ['http', 'pipeline', 'engines', 'extract', 'ingest', 'base'],
+  metrics: ['pipeline', 'extract', 'ingest', 'base'],
+  http: ['metrics', 'pipeline', 'extract', 'ingest', 'base'],
+  app: ['http', 'metrics', 'pipeline', 'engines', 'extract', 'ingest', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */

@@ -31,6 +31,8 @@ export interface Config {
   dates: DateConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
+  metrics: boolean;
 }
 
 export interface Limits {
@@ -148,7 +150,10 @@ function readBytes(env: Env, name: string, fallback: number): number {
 
 function readList(raw: string | undefined): string[] {
   return (raw ?? '')
-    .split(/[,\n]/)
+    .split('\n')
+    // A comment line goes whole: split at its commas first, its tail would become a key.
+    .filter((line) => !line.trim().startsWith('#'))
+    .flatMap((line) => line.split(','))
     .map((item) => item.trim())
     .filter((item) => item.length > 0 && !item.startsWith('#'));
 }
@@ -274,5 +279,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    metrics: readBoolean(env, 'METRICS', true),
   };
 }

@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_KEYS: 'key-a, key-b', API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-a', 'key-b', 'key-c']);
   });
 
+  it('drops a comment line whole, commas included (its tail must not become a key)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'docshape-')), 'keys');
+    writeFileSync(file, '# long random keys, e.g. openssl rand -base64 32\n  # indented, too\nkey-d, key-e\n');
+    expect(loadConfig({ API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-d', 'key-e']);
+  });
+
   it('reads sizes with units', () => {
     expect(loadConfig({ MAX_BODY_BYTES: '2mb' }).limits.maxBodyBytes).to.equal(2 * 1024 * 1024);
     expect(loadConfig({ MAX_BODY_BYTES: '1000' }).limits.maxBodyBytes).to.equal(1000);

@@ -30,6 +30,23 @@ export interface ExtractionInput {
   signal: AbortSignal;
   /** Renders the given pages as images, for engines whose model can see; absent where no files are at hand (tests). */
   pageImages?: PageImageSource;
+  /** Where the engine reports its model calls (metrics); absent where nobody counts (tests, CLI). */
+  usage?: EngineUsage;
+}
+
+/** One call to a language model, as counted for metrics: numbers only, never content. */
+export interface ModelCallReport {
+  /** 'failed' when the call threw (server down, time limit, refused); 'ok' whatever the answer was. */
+  outcome: 'ok' | 'failed';
+  /** A further call for the same part of the document, after an answer that did not fit the schema. */
+  retry: boolean;
+  /** Tokens as the model server counted them, when it says. */
+  promptTokens?: number;
+  outputTokens?: number;
+}
+
+export interface EngineUsage {
+  modelCall(report: ModelCallReport): void;
 }
 
 /** What an engine answers. */

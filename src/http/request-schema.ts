@@ -16,7 +16,8 @@ const OPTION_SCHEMAS: Record<keyof RequestOptions, object> = {
   dateOrder: { type: 'string', enum: DATE_ORDERS },
 };
 
-const requestSchema = {
+/** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */
+export const requestSchema = {
   type: 'object',
   required: ['schema', 'contents'],
   properties: {

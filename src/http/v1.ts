@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
 import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
-import { formatServerTiming, runExtraction, type PipelineDeps } from '../pipeline.js';
+import { formatServerTiming, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
 import { parseExtractionRequest } from './request-schema.js';
 
@@ -32,7 +32,8 @@ function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortCon
   return controller;
 }
 
-export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger): RequestHandler {
+/** `onExtracted` sees each successful outcome (metrics: stage timings, pages). */
+export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger, onExtracted?: (outcome: ExtractionOutcome) => void): RequestHandler {
   return async (req: Request, res: Response) => {
     const body = parseExtractionRequest(req.body);
     const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
@@ -55,6 +56,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
       },
       'extraction done',
     );
+    onExtracted?.(outcome);
     res.status(200).json(outcome.result);
   };
 }

@@ -13,7 +13,7 @@ import { answerProblems } from '../../extract/finalize.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance } from '../../extract/provenance.js';
 import type { Logger } from '../../logger.js';
-import type { ChatBackend, ChatMessage } from './backends/chat-backend.js';
+import type { ChatBackend, ChatMessage, ChatReply } from './backends/chat-backend.js';
 import { checkGrounding, DocumentText } from './grounding.js';
 import { toModelSchema } from './model-schema.js';
 import { parseAnswer, type ParsedAnswer } from './parse-answer.js';
@@ -83,15 +83,22 @@ export class LlmEngine implements Engine {
     let best: Assessment | undefined;
     let last: Assessment | undefined;
     for (let attempt = 0; attempt <= this.config.maxRetries; attempt++) {
-      const reply = await this.backend.chat({
-        messages,
-        format: task.format,
-        promptTokens: messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0),
-        maxOutputTokens: this.config.maxOutputTokens,
-        images,
-        disableThinking,
-        signal: task.input.signal,
-      });
+      let reply: ChatReply;
+      try {
+        reply = await this.backend.chat({
+          messages,
+          format: task.format,
+          promptTokens: messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0),
+          maxOutputTokens: this.config.maxOutputTokens,
+          images,
+          disableThinking,
+          signal: task.input.signal,
+        });
+      } catch (error) {
+        task.input.usage?.modelCall({ outcome: 'failed', retry: attempt > 0 });
+        throw error;
+      }
+      task.input.usage?.modelCall({ outcome: 'ok', retry: attempt > 0, ...reply.usage });
       last = this.assess(reply.content, task, text);
       // a thinking model that spent its answer thinking is asked again without thinking
       if (last.kind === 'empty') disableThinking = true;

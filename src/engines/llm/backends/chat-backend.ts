@@ -29,6 +29,8 @@ export interface ChatReply {
   content: string;
   /** The answer hit the output limit and may be cut off. */
   truncated: boolean;
+  /** Tokens as the model server counted them, when it says (for metrics). */
+  usage?: { promptTokens: number; outputTokens: number };
 }
 
 export interface ChatBackend {

@@ -101,7 +101,8 @@ export class LlamaCppBackend implements ChatBackend {
         seed: this.llm.seed,
         signal,
       });
-      return { content: answer.responseText, truncated: answer.stopReason === 'maxTokens' };
+      const usage = { promptTokens, outputTokens: this.model.tokenize(answer.responseText).length };
+      return { content: answer.responseText, truncated: answer.stopReason === 'maxTokens', usage };
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason;
       throw describeCallFailure(error, { backend: 'llama.cpp', where: this.modelPath, requestSignal: request.signal, timedOut: timedOut(), timeoutMs: this.llm.timeoutMs });

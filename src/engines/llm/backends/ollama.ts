@@ -74,7 +74,8 @@ export class OllamaBackend implements ChatBackend {
         ...(request.disableThinking ? { think: false } : {}),
         options: { temperature: 0, seed: this.llm.seed, num_ctx: this.contextSize(request), num_predict: request.maxOutputTokens },
       });
-      return { content: response.message?.content ?? '', truncated: response.done_reason === 'length' };
+      const usage = typeof response.prompt_eval_count === 'number' && typeof response.eval_count === 'number' ? { promptTokens: response.prompt_eval_count, outputTokens: response.eval_count } : undefined;
+      return { content: response.message?.content ?? '', truncated: response.done_reason === 'length', ...(usage ? { usage } : {}) };
     } catch (error) {
       throw this.failure(error, request.signal, timedOut());
     }

@@ -13,6 +13,7 @@ const PROBE_TIMEOUT_MS = 2000;
 
 interface CompletionResponse {
   choices?: { message?: { content?: string | null; reasoning_content?: string | null }; finish_reason?: string }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
   error?: { message?: string } | string;
 }
 
@@ -54,7 +55,9 @@ export class OpenAiBackend implements ChatBackend {
     }
     if (!response.ok) throw this.httpFailure(response.status, body);
     const choice = body.choices?.[0];
-    return { content: choice?.message?.content ?? '', truncated: choice?.finish_reason === 'length' };
+    const { prompt_tokens: promptTokens, completion_tokens: outputTokens } = body.usage ?? {};
+    const usage = typeof promptTokens === 'number' && typeof outputTokens === 'number' ? { promptTokens, outputTokens } : undefined;
+    return { content: choice?.message?.content ?? '', truncated: choice?.finish_reason === 'length', ...(usage ? { usage } : {}) };
   }
 
   async status(): Promise<EngineStatus> {
