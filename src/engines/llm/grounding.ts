@@ -12,6 +12,7 @@
  * Only the document's own words count: the layout text's page markers (and
  * the file names in them) are text the model sees but not evidence.
  */
+import { findDates, type DateParts } from '../../extract/dates.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance, ValueSource } from '../../extract/provenance.js';
 import { viewSchema } from '../../extract/schema-view.js';
@@ -59,8 +60,13 @@ class SquashedText {
 export class DocumentText {
   private readonly letters = new SquashedText();
   private readonly digits = new SquashedText();
+  private dates: Array<{ parts: DateParts; source: ValueSource }> | undefined;
 
-  constructor(private readonly layout: LayoutText) {
+  /** `dayFirst` reads the document's numeric dates as the request's date order says. */
+  constructor(
+    private readonly layout: LayoutText,
+    private readonly dayFirst = true,
+  ) {
     for (const placed of layout.words) {
       let offset = placed.start;
       for (const character of layout.text.slice(placed.start, placed.end)) {
@@ -100,6 +106,18 @@ export class DocumentText {
     return at < 0 ? undefined : { words: this.wordsOf([this.digits.span(at, at + digits.length)]), score: 1 };
   }
 
+  /** Where the day a date value names is printed, in whatever form ("2024-03-14" in "14 Mar 2024"). */
+  findDate(value: string): ValueSource | undefined {
+    const wanted = findDates(value, { dayFirst: this.dayFirst })[0]?.parts;
+    if (!wanted) return undefined;
+    this.dates ??= findDates(this.layout.text, { dayFirst: this.dayFirst })
+      .map((date) => ({ parts: date.parts, source: { words: this.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
+      // a date in a page marker's file name is no document text
+      .filter((date) => date.source.words.length > 0);
+    const same = this.dates.find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
+    return same?.source;
+  }
+
   private wordsOf(spans: Array<[number, number]>): ValueSource['words'] {
     const words: ValueSource['words'] = [];
     for (const [start, end] of spans) for (const ref of wordsInSpan(this.layout, start, end)) if (!words.includes(ref)) words.push(ref);
@@ -118,9 +136,11 @@ export function checkGrounding(value: unknown, schema: JsonSchema, text: Documen
       for (const [key, child] of Object.entries(current)) setOwn(copy, key, walk(child, view.properties[key] ?? true, childPointer(path, key), key));
       return copy;
     }
-    const found = typeof current === 'string' ? text.findText(current) : typeof current === 'number' ? text.findNumber(current) : undefined;
+    const dateField = looksLikeDateField(view, name);
+    const found =
+      typeof current === 'string' ? (text.findText(current) ?? (dateField ? text.findDate(current) : undefined)) : typeof current === 'number' ? text.findNumber(current) : undefined;
     if (found) provenance.set(path, found);
-    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && !looksLikeDateField(view, name);
+    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && !dateField;
     if (found || !mustBeFound) return current;
     ungrounded.push(path || '/');
     return replace ? null : current;

@@ -9,6 +9,7 @@
 import type { LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import { isDayFirst } from '../../extract/date-order.js';
 import { answerProblems } from '../../extract/finalize.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance } from '../../extract/provenance.js';
@@ -76,7 +77,7 @@ export class LlmEngine implements Engine {
   /** Asks, checks, asks again with the problems (at most LLM_MAX_RETRIES more times); returns the best answer. */
   private async extractWindow(task: WindowTask): Promise<Extraction> {
     const first = buildMessages({ schema: task.input.compiled.schema, documentText: task.window.layout.text, ...(task.windowCount > 1 ? { part: task.window.label } : {}) });
-    const text = new DocumentText(task.window.layout);
+    const text = new DocumentText(task.window.layout, isDayFirst(task.input.options.dateOrder));
     const images = await this.imagesFor(task);
     let messages: ChatMessage[] = first;
     let disableThinking = false;

@@ -119,6 +119,21 @@ describe('grounding', () => {
     expect(provenance.get('/vendor')?.words[0]).to.deep.equal({ file: 0, page: 0, line: 0, word: 0 });
   });
 
+  it('points a date the model re-printed at the same day printed another way, read in the request\'s date order', () => {
+    const dated = buildDocument(['Invoice date: 03/04/2024', 'Delivered 14 Mar 2024'], { filename: 'scan-2024-05-17.pdf' });
+    const dateSchema = { type: 'object', properties: { invoice_date: { type: 'string' }, delivery_date: { type: 'string' }, scan_date: { type: 'string' } } };
+    const answer = { invoice_date: '2024-04-03', delivery_date: '2024-03-14', scan_date: '2024-05-17' };
+    const dmy = checkGrounding(answer, dateSchema, new DocumentText(renderLayoutText(dated), true), true);
+    const words = (source: { words: WordRef[] } | undefined) => (source?.words ?? []).map((ref) => wordAt(dated, ref)!.word.text).join(' ');
+    expect(words(dmy.provenance.get('/invoice_date'))).to.equal('03/04/2024');
+    expect(words(dmy.provenance.get('/delivery_date'))).to.equal('14 Mar 2024');
+    // a date only in the file name has no place, and dates are never nulled for it
+    expect(dmy.provenance.has('/scan_date')).to.equal(false);
+    expect(dmy.value).to.deep.equal(answer);
+    const mdy = checkGrounding(answer, dateSchema, new DocumentText(renderLayoutText(dated), false), true);
+    expect(mdy.provenance.has('/invoice_date')).to.equal(false);
+  });
+
   it('does not take the page marker or the file name in it for document text', () => {
     expect(layout.text).to.contain('invoice-7781.pdf');
     const result = checkGrounding({ reference: 'invoice-7781.pdf', count: 7781 }, schema, text, true);
