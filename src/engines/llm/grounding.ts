@@ -18,6 +18,7 @@ import type { Provenance, ValueSource } from '../../extract/provenance.js';
 import { viewSchema } from '../../extract/schema-view.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import { wordsInSpan, type LayoutText } from '../../ingest/layout.js';
+import { foldCharacter, foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
 import { looksLikeDateField } from './grounding-dates.js';
 
@@ -29,20 +30,8 @@ export interface GroundingResult {
   provenance: Provenance;
 }
 
-/** Letters and digits only, lower case: "ACME  Corp." and "acme corp" compare equal. */
-function squash(text: string): string {
-  let squashed = '';
-  for (const character of text) squashed += squashCharacter(character);
-  return squashed;
-}
-
-/** Character by character, so that positions map back (and "Σ" is "σ" wherever it stands). */
-function squashCharacter(character: string): string {
-  return character.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').replace(/ς/g, 'σ');
-}
-
 /** A searchable form of the document's words, each character remembering where in the layout text it came from. */
-class SquashedText {
+class FoldedText {
   text = '';
   readonly offsets: number[] = [];
 
@@ -51,15 +40,15 @@ class SquashedText {
     for (let i = 0; i < characters.length; i++) this.offsets.push(offset);
   }
 
-  /** Layout-text span of squashed characters [start, end). */
+  /** Layout-text span of folded characters [start, end). */
   span(start: number, end: number): [number, number] {
     return [this.offsets[start]!, this.offsets[end - 1]! + 1];
   }
 }
 
 export class DocumentText {
-  private readonly letters = new SquashedText();
-  private readonly digits = new SquashedText();
+  private readonly letters = new FoldedText();
+  private readonly digits = new FoldedText();
   private dates: Array<{ parts: DateParts; source: ValueSource }> | undefined;
 
   /** `dayFirst` reads the document's numeric dates as the request's date order says. */
@@ -70,7 +59,7 @@ export class DocumentText {
     for (const placed of layout.words) {
       let offset = placed.start;
       for (const character of layout.text.slice(placed.start, placed.end)) {
-        this.letters.add(squashCharacter(character), offset);
+        this.letters.add(foldCharacter(character), offset);
         if (/^[0-9]$/.test(character)) this.digits.add(character, offset);
         offset += character.length;
       }
@@ -84,11 +73,11 @@ export class DocumentText {
    * names), three quarters of its words. Undefined when it is not there.
    */
   findText(value: string): ValueSource | undefined {
-    const squashed = squash(value);
-    if (squashed === '') return { words: [] };
-    const at = this.letters.text.indexOf(squashed);
-    if (at >= 0) return { words: this.wordsOf([this.letters.span(at, at + squashed.length)]), score: 1 };
-    const words = value.split(/\s+/).map(squash).filter((w) => w.length > 0);
+    const folded = foldText(value);
+    if (folded === '') return { words: [] };
+    const at = this.letters.text.indexOf(folded);
+    if (at >= 0) return { words: this.wordsOf([this.letters.span(at, at + folded.length)]), score: 1 };
+    const words = value.split(/\s+/).map(foldText).filter((w) => w.length > 0);
     const spans: Array<[number, number]> = [];
     for (const word of words) {
       const found = this.letters.text.indexOf(word);

@@ -6,6 +6,7 @@
  * find its words again on those lines with wordsSpelling().
  */
 import type { WordRef } from '../../../ingest/document.js';
+import { foldText } from '../../../util/fold-text.js';
 import { wordsInRange, type RuleLine } from './lines.js';
 import type { Found } from './parsers.js';
 
@@ -28,11 +29,6 @@ export function readingOn(value: unknown, at: LineValue, score?: number): Readin
   return score === undefined ? { value, words } : { value, words, score: Math.min(1, score) };
 }
 
-/** Letters and digits, lower case: how a value and the words it came from are compared. */
-function squash(text: string): string {
-  return text.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-}
-
 /**
  * The words of `lines` that spell `text`, in order: a value joined from
  * lines ("12 Main St" + "Springfield"), with specks or a registration
@@ -40,28 +36,28 @@ function squash(text: string): string {
  * it exactly, the words that are part of it.
  */
 export function wordsSpelling(text: string, lines: readonly RuleLine[]): WordRef[] {
-  const target = squash(text);
+  const target = foldText(text);
   if (target === '') return [];
-  const words = lines.flatMap((line) => line.words).map((word) => ({ ref: word.ref, squashed: squash(word.text) })).filter((w) => w.squashed !== '');
+  const words = lines.flatMap((line) => line.words).map((word) => ({ ref: word.ref, folded: foldText(word.text) })).filter((w) => w.folded !== '');
   for (let first = 0; first < words.length; first++) {
-    if (!target.startsWith(words[first]!.squashed)) continue;
+    if (!target.startsWith(words[first]!.folded)) continue;
     const spelled = spellFrom(target, words, first);
     if (spelled) return spelled;
   }
-  return words.filter((word) => word.squashed.length > 1 && target.includes(word.squashed)).map((word) => word.ref);
+  return words.filter((word) => word.folded.length > 1 && target.includes(word.folded)).map((word) => word.ref);
 }
 
 /** Words from `first` on that spell the target, skipping words that are not part of it; undefined when they do not. */
-function spellFrom(target: string, words: ReadonlyArray<{ ref: WordRef; squashed: string }>, first: number): WordRef[] | undefined {
+function spellFrom(target: string, words: ReadonlyArray<{ ref: WordRef; folded: string }>, first: number): WordRef[] | undefined {
   const spelled: WordRef[] = [];
   let at = 0;
   for (let i = first; i < words.length && at < target.length; i++) {
     const word = words[i]!;
     const rest = target.slice(at);
     // the value may end inside its last word ("12.50" read out of "12.50EUR")
-    if (rest.startsWith(word.squashed) || (spelled.length > 0 && word.squashed.startsWith(rest))) {
+    if (rest.startsWith(word.folded) || (spelled.length > 0 && word.folded.startsWith(rest))) {
       spelled.push(word.ref);
-      at += Math.min(word.squashed.length, rest.length);
+      at += Math.min(word.folded.length, rest.length);
     }
   }
   return at >= target.length ? spelled : undefined;
