@@ -48,22 +48,25 @@ function estimateCharWidth(page: Page): number {
   return typical && typical > 0 ? typical : Math.max(1, page.width / 100);
 }
 
-/** Appends text pieces and the words they hold, keeping offsets straight. */
+/** Appends text and the words it holds, keeping offsets straight. */
 class LayoutWriter {
   text = '';
   readonly words: PlacedWord[] = [];
 
-  append(piece: string | LayoutText): void {
-    if (typeof piece !== 'string') {
-      for (const placed of piece.words) this.words.push({ start: placed.start + this.text.length, end: placed.end + this.text.length, ref: placed.ref });
-      piece = piece.text;
-    }
-    this.text += piece;
+  append(text: string): void {
+    this.text += text;
   }
 
-  word(text: string, ref: WordRef): void {
-    this.words.push({ start: this.text.length, end: this.text.length + text.length, ref });
-    this.text += text;
+  /** A piece with its own words, their offsets counted from the piece's start. */
+  appendPlaced(piece: LayoutText): void {
+    const base = this.text.length;
+    for (const placed of piece.words) this.words.push({ start: placed.start + base, end: placed.end + base, ref: placed.ref });
+    this.text += piece.text;
+  }
+
+  truncate(length: number): void {
+    this.text = this.text.slice(0, length);
+    while (this.words.length > 0 && this.words[this.words.length - 1]!.end > length) this.words.pop();
   }
 
   done(): LayoutText {
@@ -71,28 +74,29 @@ class LayoutWriter {
   }
 }
 
+/** One line of text, words padded to their columns; offsets from the line's start. */
 function renderLine(line: Line, at: Omit<WordRef, 'word'>, originX: number, charWidth: number): LayoutText {
-  const out = new LayoutWriter();
+  let text = '';
+  const words: PlacedWord[] = [];
   let previousEnd: number | undefined;
   line.words.forEach((word, index) => {
     const column = Math.min(MAX_COLUMNS, Math.max(0, Math.round((word.bbox.x0 - originX) / charWidth)));
     if (previousEnd === undefined) {
-      out.append(' '.repeat(column));
+      text = ' '.repeat(column);
     } else {
       const gapChars = (word.bbox.x0 - previousEnd) / charWidth;
-      const padding = gapChars > COLUMN_GAP_CHARS ? Math.max(2, column - out.text.length) : 1;
-      out.append(' '.repeat(padding));
+      const padding = gapChars > COLUMN_GAP_CHARS ? Math.max(2, column - text.length) : 1;
+      text += ' '.repeat(padding);
     }
-    out.word(word.text, { ...at, word: index });
+    words.push({ start: text.length, end: text.length + word.text.length, ref: { file: at.file, page: at.page, line: at.line, word: index } });
+    text += word.text;
     previousEnd = word.bbox.x1;
   });
-  return trimEnd(out.done());
+  return trimEnd({ text, words });
 }
 
-/** One page's text, without its marker; `fileIndex` names the file in the word references. */
-export function renderPageText(page: Page, fileIndex: number): LayoutText {
-  const out = new LayoutWriter();
-  if (page.lines.length === 0) return out.done();
+function writePage(out: LayoutWriter, page: Page, fileIndex: number): void {
+  if (page.lines.length === 0) return;
   const charWidth = estimateCharWidth(page);
   const originX = Math.min(...page.lines.map((line) => line.bbox.x0));
   let previous: Line | undefined;
@@ -102,25 +106,34 @@ export function renderPageText(page: Page, fileIndex: number): LayoutText {
       const lineHeight = Math.max(1, previous.bbox.y1 - previous.bbox.y0);
       if (line.bbox.y0 - previous.bbox.y1 > BLANK_LINE_GAP * lineHeight) out.append('\n');
     }
-    out.append(renderLine(line, { file: fileIndex, page: page.index, line: index }, originX, charWidth));
+    out.appendPlaced(renderLine(line, { file: fileIndex, page: page.index, line: index }, originX, charWidth));
     previous = line;
   });
+}
+
+/** One page's text, without its marker; `fileIndex` names the file in the word references. */
+export function renderPageText(page: Page, fileIndex: number): LayoutText {
+  const out = new LayoutWriter();
+  writePage(out, page, fileIndex);
   return out.done();
 }
 
+/** Every page after its marker ("--- file 1 (a.pdf), page 1 ---"), pages apart by a blank line. */
 export function renderLayoutText(document: Document): LayoutText {
-  const parts: LayoutText[] = [];
-  const plain = (text: string): LayoutText => ({ text, words: [] });
+  const out = new LayoutWriter();
   for (const file of document.files) {
     for (const page of file.pages) {
-      parts.push(plain(pageMarker(file.index, file.filename, page.index)));
+      if (out.text !== '') out.append('\n');
+      out.append(pageMarker(file.index, file.filename, page.index));
       // An empty page is just its marker: a placeholder sentence would be read as document text.
-      const text = renderPageText(page, file.index);
-      if (text.text !== '') parts.push(text);
-      parts.push(plain(''));
+      const beforeText = out.text.length;
+      out.append('\n');
+      writePage(out, page, file.index);
+      if (out.text.length === beforeText + 1) out.truncate(beforeText);
+      out.append('\n');
     }
   }
-  const rendered = trimEnd(joinLayouts(parts, '\n'));
+  const rendered = trimEnd(out.done());
   return { text: `${rendered.text}\n`, words: rendered.words };
 }
 
@@ -133,11 +146,23 @@ export function trimEnd(layout: LayoutText): LayoutText {
 /** Characters [start, end) of a layout text, with the words (or parts of words) inside them. */
 export function sliceLayout(layout: LayoutText, start: number, end: number): LayoutText {
   const words: PlacedWord[] = [];
-  for (const placed of layout.words) {
-    if (placed.end <= start || placed.start >= end) continue;
+  for (let i = firstWordEndingAfter(layout, start); i < layout.words.length && layout.words[i]!.start < end; i++) {
+    const placed = layout.words[i]!;
     words.push({ start: Math.max(placed.start, start) - start, end: Math.min(placed.end, end) - start, ref: placed.ref });
   }
   return { text: layout.text.slice(start, end), words };
+}
+
+/** Index of the first word that ends after `offset` (words are in text order and do not overlap). */
+function firstWordEndingAfter(layout: LayoutText, offset: number): number {
+  let low = 0;
+  let high = layout.words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (layout.words[middle]!.end <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Layout texts one after the other, `separator` between them. */
@@ -145,7 +170,7 @@ export function joinLayouts(parts: readonly LayoutText[], separator: string): La
   const out = new LayoutWriter();
   parts.forEach((part, index) => {
     if (index > 0) out.append(separator);
-    out.append(part);
+    out.appendPlaced(part);
   });
   return out.done();
 }
@@ -153,17 +178,11 @@ export function joinLayouts(parts: readonly LayoutText[], separator: string): La
 /** The words that characters [start, end) of a layout text overlap, in text order. */
 export function wordsInSpan(layout: LayoutText, start: number, end: number): WordRef[] {
   const refs: WordRef[] = [];
-  // words are sorted by start: skip to the first that can overlap
-  let low = 0;
-  let high = layout.words.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (layout.words[middle]!.end <= start) low = middle + 1;
-    else high = middle;
-  }
-  for (let i = low; i < layout.words.length && layout.words[i]!.start < end; i++) {
+  for (let i = firstWordEndingAfter(layout, start); i < layout.words.length && layout.words[i]!.start < end; i++) {
     const placed = layout.words[i]!;
-    if (placed.end > start && !refs.some((ref) => sameWord(ref, placed.ref))) refs.push(placed.ref);
+    // a word cut at a window edge is placed twice; it is one word
+    const previous = refs[refs.length - 1];
+    if (!previous || !sameWord(previous, placed.ref)) refs.push(placed.ref);
   }
   return refs;
 }

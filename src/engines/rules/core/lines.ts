@@ -67,7 +67,7 @@ export function readLines(document: Document): RuleLine[] {
 
 function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, page: number): RuleLine | undefined {
   const words = line.words
-    .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence, ref: { ...at, word } }))
+    .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence, ref: { file: at.file, page: at.page, line: at.line, word } }))
     .filter((w) => w.text !== '')
     .sort((a, b) => a.x0 - b.x0);
   if (words.length === 0) return undefined;
@@ -126,7 +126,17 @@ export function cellAt(line: RuleLine, offset: number): Cell | undefined {
 
 /** The Document words under characters [start, end) of a line's text. */
 export function wordsInRange(line: RuleLine, start: number, end: number): WordRef[] {
-  return line.words.filter((w) => w.end > start && w.start < end).map((w) => w.ref);
+  // words are in text order: find the first that ends after `start` (a line may hold thousands)
+  let low = 0;
+  let high = line.words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (line.words[middle]!.end <= start) low = middle + 1;
+    else high = middle;
+  }
+  const refs: WordRef[] = [];
+  for (let i = low; i < line.words.length && line.words[i]!.start < end; i++) refs.push(line.words[i]!.ref);
+  return refs;
 }
 
 /** x range of the characters [start, end) of a line. */

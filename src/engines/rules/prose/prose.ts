@@ -72,11 +72,26 @@ function buildSentences(lines: readonly RuleLine[]): Sentence[] {
       if (text === '') continue;
       const tokens = tokenize(text);
       const base = cut.at + cut.text.length - cut.text.trimStart().length;
-      const sources = starts.filter((start) => start.offset < base + text.length && start.offset + start.piece.text.length > base).map((start) => ({ offset: start.offset - base, line: start.piece.source }));
+      const sources = piecesOverlapping(starts, base, base + text.length).map((start) => ({ offset: start.offset - base, line: start.piece.source }));
       sentences.push({ text, tokens, position: sentences.length, line: cut.first.line, page: cut.first.page, heading: isHeading(text, tokens), sources });
     }
   }
   return sentences;
+}
+
+/** The pieces of a paragraph's joined text that characters [from, to) overlap (binary search: a paragraph may hold thousands). */
+function piecesOverlapping(starts: ReadonlyArray<{ offset: number; piece: Piece }>, from: number, to: number): Array<{ offset: number; piece: Piece }> {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const start = starts[middle]!;
+    if (start.offset + start.piece.text.length <= from) low = middle + 1;
+    else high = middle;
+  }
+  const overlapping: Array<{ offset: number; piece: Piece }> = [];
+  for (let i = low; i < starts.length && starts[i]!.offset < to; i++) overlapping.push(starts[i]!);
+  return overlapping;
 }
 
 /** The Document words under characters [start, end) of a sentence. */
