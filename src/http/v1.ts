@@ -57,6 +57,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
       'extraction done',
     );
     onExtracted?.(outcome);
-    res.status(200).json(outcome.result);
+    // Without options.evidence the answer is the object itself, as it always was.
+    res.status(200).json(body.options?.evidence ? { data: outcome.result, evidence: outcome.evidence?.evidence ?? {} } : outcome.result);
   };
 }
