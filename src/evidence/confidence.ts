@@ -19,8 +19,6 @@ const FITTED: ConfidenceModel = CONFIDENCE_MODEL;
 export const FEATURE_NAMES = [
   'textLayer',
   'ocrMin',
-  'ocrMean',
-  'exactness',
   'notLocated',
   'multiline',
   'unscored',
@@ -68,8 +66,6 @@ export function featureVector(features: ValueFeatures): number[] {
   return [
     features.textLayer ? 1 : 0,
     sure(features.ocrMin),
-    sure(features.ocrMean),
-    features.exactness,
     features.located ? 0 : 1,
     features.lines > 1 ? 1 : 0,
     features.score === undefined ? 1 : 0,
@@ -102,11 +98,12 @@ export function singleReadingConfidence(features: ValueFeatures, model: Confiden
  *   agrees:  P = m r / (m r + (1 - m)(1 - r) c)
  *   differs: P = m (1 - r) / (m (1 - r) + (1 - m)(r + (1 - r)(1 - c)))
  *   none:    P = m
- * with m the model's prior for the kind and c the coincidence rate.
+ * with m the model's prior for the kind (halved as the value's words spell
+ * it less exactly) and c the coincidence rate.
  */
-export function combineReadings(kind: ValueKind, agreement: 'agrees' | 'differs' | 'none', rulesConfidence: number | undefined, located: boolean, combination: ReadingCombination = FITTED.combine): number {
-  // a value the model wrote that the document does not hold is as weak as a guess
-  const m = combination.modelPrior[kind] * (located ? 1 : 0.5);
+export function combineReadings(kind: ValueKind, agreement: 'agrees' | 'differs' | 'none', rulesConfidence: number | undefined, exactness: number, combination: ReadingCombination = FITTED.combine): number {
+  // a value the model wrote that the document does not spell is half as likely (one it does not hold at all, a guess)
+  const m = combination.modelPrior[kind] * (0.5 + 0.5 * exactness);
   const c = combination.coincidence;
   const r = rulesConfidence ?? 0;
   if (agreement === 'agrees' && rulesConfidence !== undefined) return (m * r) / (m * r + (1 - m) * (1 - r) * c);

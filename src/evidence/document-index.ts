@@ -13,6 +13,11 @@ import { foldText } from '../util/fold-text.js';
 const AMOUNT_WITH_CENTS = /(?<![\p{N}.,])\p{N}{1,3}(?:[ ,.']?\p{N}{3})*[.,]\p{N}{2}(?![\p{N}])/gu;
 /** Amounts are equal when they differ by less than half a cent. */
 const CENT = 0.005;
+/**
+ * Below this the sums prove little: among a receipt's figures some pair
+ * differs by almost any few cents, and two lines printing 0.00 "differ" by 0.
+ */
+const MIN_CHECKED_AMOUNT = 1;
 /** Enough amounts for any receipt or invoice; a long statement is checked on its first ones. */
 const MAX_AMOUNTS = 2000;
 
@@ -63,6 +68,7 @@ export class DocumentIndex {
 
   /** Whether two amounts printed on other lines (than the value's and each other's) add up to the value or differ by it. */
   addsUp(value: number, own: readonly WordRef[]): boolean {
+    if (Math.abs(value) < MIN_CHECKED_AMOUNT) return false;
     const ownLines = new Set(own.map(lineKey));
     const target = Math.round(value * 100);
     const others = this.amounts.filter((amount) => !ownLines.has(amount.line) && amount.value > 0 && Math.abs(amount.value - value) >= CENT);

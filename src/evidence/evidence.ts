@@ -70,8 +70,8 @@ function crossCheckedConfidence(pointer: string, features: ValueFeatures, crossC
     rulesValue === null || rulesValue === undefined || typeof rulesValue === 'object'
       ? undefined
       : singleReadingConfidence(valueFeatures(pointer, rulesValue, crossCheck.provenance.get(pointer), 'none', context));
-  if (features.agreement === 'none' || rulesConfidence === undefined) return combineReadings(features.kind, 'none', undefined, features.located);
-  return combineReadings(features.kind, features.agreement, rulesConfidence, features.located);
+  if (features.agreement === 'none' || rulesConfidence === undefined) return combineReadings(features.kind, 'none', undefined, features.exactness);
+  return combineReadings(features.kind, features.agreement, rulesConfidence, features.exactness);
 }
 
 /** Whether the other reading holds the same value at the same place. */

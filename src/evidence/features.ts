@@ -36,9 +36,8 @@ export interface ValueFeatures {
   exactness: number;
   /** All of its words come from a PDF's text layer (no OCR). */
   textLayer: boolean;
-  /** Lowest and mean OCR confidence of its words (1 for text-layer words; 0 when not located). */
+  /** Lowest OCR confidence among its words (1 for text-layer words; 0 when not located): a value is as sure as its weakest word. */
   ocrMin: number;
-  ocrMean: number;
   /** Lines the value spans. */
   lines: number;
   /** The engine's score for the reading (a label's strength), when it gave one. */
@@ -80,7 +79,8 @@ export function valueKind(value: unknown, view: SchemaView, lines: number): Valu
   if (/\d/.test(text) && parseNumber(text) !== null && !/\p{L}{2}/u.test(text.replace(/^\p{L}{1,3}\.?\s?|\s?\p{L}{1,3}$/u, ''))) return 'amount';
   const words = text.split(/\s+/).length;
   if (lines > 1 || words > NAME_MAX_WORDS) return 'text';
-  return /\d/.test(text) && words <= 3 ? 'code' : 'name';
+  // digits without letters (a phone, an id) or a short run with digits ("Store 42") is a code
+  return (/\d/.test(text) && !/\p{L}/u.test(text)) || (/\d/.test(text) && words <= 3) ? 'code' : 'name';
 }
 
 /** How exactly `printed` (the words) spells `value`, 0..1. */
@@ -141,7 +141,6 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
     ocrMin: words.length > 0 ? Math.min(...words.map((word) => word.confidence)) : 0,
-    ocrMean: words.length > 0 ? words.reduce((sum, word) => sum + word.confidence, 0) / words.length : 0,
     lines,
     score: source?.score,
     rivals: source?.competition?.rivals,
