@@ -9,12 +9,12 @@ export const CONFIDENCE_MODEL = {
   fittedOn: 'sroie, wildreceipt, kleister-nda (read by Tesseract (main) and by PP-OCR (paddle branch)): 2424 values, 2026-11-23, l2 1',
   features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular'],
   kinds: {
-    date: { intercept: 0.5851, weights: [-0.0252, 0.7011, 0, -0.4216, -0.325, 0.8771, -0.2558, 0.2281, 1.0239, 0, -1.5808] },
+    date: { intercept: 0.7314, weights: [-2.6641, 0.4571, 0, -0.4817, 0.0945, 0.8549, -0.5479, 0.0627, 1.0734, 0, -1.4908] },
     time: { intercept: -0.4477, weights: [0, 0.6126, 0, 0, -0.1936, 0.2953, -0.2268, -0.6367, 0.6106, 0, 0] },
-    amount: { intercept: -2.9122, weights: [0.3787, 0.3262, 0, 0.5135, -0.3631, 2.9667, 0.0249, -0.5459, 1.1901, 1.0719, -1.4155] },
-    code: { intercept: 0.0312, weights: [1.5908, 0.377, 0, 0, -0.4982, 0.8518, -0.9528, -0.646, 0.731, 0, -0.367] },
-    name: { intercept: 0.5191, weights: [1.4564, 0.492, 0, 0, -0.8456, 0.9606, -0.1603, -1.2523, -0.1536, 0, -1.1705] },
-    text: { intercept: -2.0079, weights: [1.0778, 0.8119, 0, 0.7762, -0.4767, 0.3432, 0.2252, 0.2466, 0.9484, 0, -0.8849] },
+    amount: { intercept: -2.983, weights: [-0.6335, 0.3173, 0, 0.3821, -0.3301, 3.0537, -0.1455, -0.4249, 1.2044, 1.098, -1.4228] },
+    code: { intercept: -0.3621, weights: [0.1114, 0.4939, 0, 0, -0.3369, 0.6669, -1.2155, -0.6872, 0.5862, 0, -0.2761] },
+    name: { intercept: 0.3295, weights: [-1.3882, 0.4813, 0, 0, -0.7523, 0.8541, -0.0771, -1.2069, -0.3926, 0, -1.1842] },
+    text: { intercept: -2.281, weights: [-1.4187, 0.7339, 0, 0.778, -0.0998, 0.0718, 0.213, 0.2448, -0.6327, 0, -0.9182] },
   },
   combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4 }, coincidence: 0.3 },
 };

@@ -61,8 +61,8 @@ const MAX_OCR_CONFIDENCE = 0.999;
 /** The model's inputs for one value: interpretable numbers, each 0..1 or a small count. */
 export function featureVector(features: ValueFeatures): number[] {
   const contested = features.rivals !== undefined && features.rivals > 0 ? 1 - (features.margin ?? 0) : 0;
-  // OCR confidence as "how sure": -ln(1 - c), so that 0.9 -> 0.95 counts as much as 0.8 -> 0.9; text-layer words are not OCR
-  const sure = (confidence: number) => (features.textLayer ? 0 : -Math.log(1 - Math.min(confidence, MAX_OCR_CONFIDENCE)));
+  // OCR confidence as "how sure": -ln(1 - c), so that 0.9 -> 0.95 counts as much as 0.8 -> 0.9; a text layer (1) is as sure as the surest OCR
+  const sure = (confidence: number) => -Math.log(1 - Math.min(confidence, MAX_OCR_CONFIDENCE));
   return [
     features.textLayer ? 1 : 0,
     sure(features.ocrMin),
