@@ -9,13 +9,15 @@ import { silentLogger } from './logger.js';
 import { runExtraction } from './pipeline.js';
 import { startServices } from './services.js';
 
-const USAGE = `Usage: docshape extract --schema <schema.json> [--layout] [--compact] [--date-order auto|dmy|mdy] <file>...
+const USAGE = `Usage: docshape extract --schema <schema.json> [--layout] [--compact] [--date-order auto|dmy|mdy] [--evidence] <file>...
 
 Runs the same pipeline as POST /v1/ on local files and prints the JSON result.
   --schema, -s   JSON Schema file (object root)
   --layout       print the layout text the engine reads instead of the result
   --compact      print the JSON on one line
   --date-order   how to read 03/04/2024 (the request option dateOrder; default DATE_ORDER)
+  --evidence     print {"data": <the result>, "evidence": {...}}: where each value was
+                 read and how sure docshape is (the request option evidence)
 Configuration comes from the same environment variables as the server.`;
 
 const MIME_BY_EXTENSION: Record<string, string> = {
@@ -38,7 +40,14 @@ async function extractCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { schema: { type: 'string', short: 's' }, layout: { type: 'boolean' }, compact: { type: 'boolean' }, 'date-order': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      schema: { type: 'string', short: 's' },
+      layout: { type: 'boolean' },
+      compact: { type: 'boolean' },
+      'date-order': { type: 'string' },
+      evidence: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const dateOrder = values['date-order'];
   if (dateOrder !== undefined && !(DATE_ORDERS as readonly string[]).includes(dateOrder)) {
@@ -54,9 +63,11 @@ async function extractCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   const services = await startServices(config, silentLogger());
   try {
-    const options = dateOrder === undefined ? {} : { dateOrder: dateOrder as DateOrderSetting };
+    const options = { ...(dateOrder === undefined ? {} : { dateOrder: dateOrder as DateOrderSetting }), ...(values.evidence ? { evidence: true } : {}) };
     const outcome = await runExtraction(services, { schema, contents, options }, AbortSignal.timeout(config.limits.requestTimeoutMs));
-    const output = values.layout ? outcome.layout.text : `${JSON.stringify(outcome.result, null, values.compact ? undefined : 2)}\n`;
+    // the same shape as POST /v1/ with options.evidence
+    const answer = values.evidence ? { data: outcome.result, evidence: outcome.evidence?.evidence ?? {} } : outcome.result;
+    const output = values.layout ? outcome.layout.text : `${JSON.stringify(answer, null, values.compact ? undefined : 2)}\n`;
     process.stdout.write(output);
     return 0;
   } finally {
