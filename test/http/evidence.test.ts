@@ -50,20 +50,20 @@ const RECEIPT_SCHEMA = {
   properties: { date: { type: 'string', format: 'date' }, total: { type: 'number', description: 'Total amount paid' } },
 };
 
+const area = (box: Box) => (box[2] - box[0]) * (box[3] - box[1]);
+
+function intersection(a: Box, b: Box): number {
+  return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+}
+
 /** Share of the smaller box that the two boxes have in common (1: one holds the other). */
 function overlap(a: Box, b: Box): number {
-  const width = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
-  const height = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  const area = (box: Box) => (box[2] - box[0]) * (box[3] - box[1]);
-  return (width * height) / Math.min(area(a), area(b));
+  return intersection(a, b) / Math.min(area(a), area(b));
 }
 
 /** Intersection over union. */
 function iou(a: Box, b: Box): number {
-  const width = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
-  const height = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  const area = (box: Box) => (box[2] - box[0]) * (box[3] - box[1]);
-  const common = width * height;
+  const common = intersection(a, b);
   return common / (area(a) + area(b) - common);
 }
 
