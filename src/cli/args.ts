@@ -63,7 +63,8 @@ Options:
 ${optionLines}
       --url <url>         send the requests to a running docshape service (POST <url>; a
                           bare http://host:port means /v1/) instead of this process
-      --api-key <key>     the service's x-api-key, with --url
+      --api-key <key>     the service's x-api-key, with --url (or set DOCSHAPE_API_KEY,
+                          which keeps the key out of the process list)
   -h, --help              this text
 
 Folders are searched (recursively) for .pdf, .png, .jpg, .jpeg, .webp and .gif files.
@@ -113,7 +114,8 @@ function readConcurrency(raw: string | undefined): number | undefined {
 }
 
 /** The arguments after `extract`, checked; undefined when help was asked for. Every mistake is a UsageError naming the flag. */
-export function parseExtractArgs(argv: string[]): ExtractArgs | undefined {
+/** `env` supplies DOCSHAPE_API_KEY, so a key need not sit on the command line where `ps` shows it. */
+export function parseExtractArgs(argv: string[], env: Record<string, string | undefined> = {}): ExtractArgs | undefined {
   const requestFlags = Object.fromEntries(REQUEST_OPTION_FLAGS.map((entry) => [entry.flag, { type: 'values' in entry ? 'string' : 'boolean' } as const]));
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof FLAGS }>>;
   try {
@@ -143,7 +145,7 @@ export function parseExtractArgs(argv: string[]): ExtractArgs | undefined {
     layout: values.layout === true,
     compact: values.compact === true,
     url: values.url,
-    apiKey: values['api-key'],
+    apiKey: values['api-key'] ?? (values.url !== undefined ? env['DOCSHAPE_API_KEY']?.trim() || undefined : undefined),
     options,
   };
 }

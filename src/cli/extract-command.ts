@@ -131,7 +131,7 @@ async function batch(args: ExtractArgs, inputs: InputFile[], schema: unknown, st
 
 /** `docshape extract ...`: the exit code (see USAGE). UsageErrors are thrown for cli.ts to print with exit code 2. */
 export async function extractCommand(argv: string[]): Promise<number> {
-  const args = parseExtractArgs(argv);
+  const args = parseExtractArgs(argv, process.env);
   if (!args) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

@@ -93,7 +93,7 @@ export async function connectRemote(url: string, apiKey: string | undefined, tim
       const response = await post(body, signal);
       if (response.status === 401) {
         await response.body?.cancel();
-        throw new UsageError(`the service refused the API key (401 Unauthorized): pass the service's key with --api-key`);
+        throw new UsageError(`the service refused the API key (401 Unauthorized): pass the service's key with --api-key or DOCSHAPE_API_KEY`);
       }
       const wait = retryAfter(response);
       if (wait !== undefined && attempt < MAX_RETRIES) {

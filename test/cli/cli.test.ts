@@ -35,8 +35,8 @@ interface Running {
   done: Promise<Run>;
 }
 
-function start(args: string[], cwd: string): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: ENV });
+function start(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...extraEnv } });
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ text: string; resolve: () => void }> = [];
@@ -58,8 +58,8 @@ function start(args: string[], cwd: string): Running {
   };
 }
 
-function run(args: string[], cwd: string): Promise<Run> {
-  return start(args, cwd).done;
+function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+  return start(args, cwd, extraEnv).done;
 }
 
 type Line = { file: string; status: 'ok' | 'error'; result?: Record<string, unknown>; error?: string; httpStatus?: number; output?: string };
@@ -235,6 +235,14 @@ describe('docshape extract (the command line)', function () {
       expect(notes).to.include({ file: 'notes.txt', status: 'error' });
       expect(notes?.error).to.match(/^unsupported file type "\.txt": use \.pdf, \.png/);
       expect(receipt?.result?.total).to.equal(6.25);
+    });
+
+    it('takes the key from DOCSHAPE_API_KEY when --api-key is not given', async () => {
+      const accepted = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, 'docs/receipt.png'], dir, { DOCSHAPE_API_KEY: TEST_API_KEY });
+      expect(accepted.code).to.equal(0);
+      expect(jsonLines(accepted.stdout)[0]?.result?.total).to.equal(6.25);
+      const refused = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, 'docs/receipt.png'], dir, { DOCSHAPE_API_KEY: 'wrong' });
+      expect(refused.code).to.equal(2);
     });
 
     it('stops with exit 2 when the service refuses the key, instead of failing every file', async () => {
