@@ -26,6 +26,7 @@ const LAYERS: Record<string, string[]> = {
   metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
   http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'base'],
   app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'base'],
+  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */
@@ -37,7 +38,7 @@ const ROOT_FILES: Record<string, string> = {
   'services.ts': 'pipeline',
   'app.ts': 'app',
   'main.ts': 'app',
-  'cli.ts': 'app',
+  'cli.ts': 'cli',
 };
 
 /** Paths relative to src/, e.g. "engines/llm/prompt.ts", mapped to the src/ files they import. */

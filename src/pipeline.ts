@@ -169,6 +169,11 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
   };
 }
 
+/** The body POST /v1/ answers (and the CLI prints): the object itself, or with options.evidence {data, evidence}. */
+export function responseBody(answer: Pick<Answer, 'result' | 'evidence'>, options: RequestOptions | undefined): unknown {
+  return options?.evidence ? { data: answer.result, evidence: answer.evidence?.evidence ?? {} } : answer.result;
+}
+
 export function formatServerTiming(timings: StageTimings, engine: string): string {
   const entry = (name: string, ms: number, description?: string) =>
     `${name};dur=${ms.toFixed(1)}${description ? `;desc="${description}"` : ''}`;

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { makeTextPdf } from './fixtures/pdfs.js';
+import { makeTextPdf } from '../fixtures/pdfs.js';
 
-const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
 describe('docshape extract --evidence', function () {
   this.timeout(120_000);
@@ -27,5 +27,9 @@ describe('docshape extract --evidence', function () {
     expect(Object.keys(explained.evidence)).to.deep.equal(['/invoice_number', '/total']);
     expect(explained.evidence['/total']).to.include({ file: 0, page: 0, text: '12.50', source: 'text-layer' });
     expect(explained.evidence['/total'].confidence).to.be.within(0, 1);
+    // batch mode: each line's result is the body the API answers
+    const line = JSON.parse((await run('--jsonl', '--quiet', '--evidence')).stdout.trim());
+    expect(line).to.include({ status: 'ok' });
+    expect(line.result).to.deep.equal(explained);
   });
 });
