@@ -9,6 +9,7 @@ import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
 import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
+import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
@@ -49,7 +50,14 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }>;
+type Extract = (request: ExtractionRequest) => Promise<{
+  result: unknown;
+  engine: string;
+  layout: LayoutText | undefined;
+  ingest?: 'cached' | 'fresh';
+  /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
+  confidences?: Record<string, ValueConfidence>;
+}>;
 
 class RequestFailure extends Error {
   constructor(
@@ -112,7 +120,8 @@ async function buildRequest(schema: unknown, documentPath: string): Promise<Extr
   const mimeType = MIME_BY_EXTENSION[extname(documentPath).toLowerCase()];
   if (!mimeType) throw new RequestFailure(null, `${documentPath}: unknown file type`);
   const bytes = await readFile(documentPath);
-  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }] };
+  // evidence is asked for to measure the calibration of its confidence; the object itself does not change
+  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true } };
 }
 
 function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
@@ -137,7 +146,12 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
       throw new RequestFailure(response.status, message);
     }
     if (body === undefined) throw new RequestFailure(response.status, 'response is not JSON');
-    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layout: undefined };
+    const engine = response.headers.get('x-docshape-engine') ?? 'unknown';
+    const wrapped = body as { data?: unknown; evidence?: Record<string, { confidence?: unknown }> };
+    if (typeof wrapped.evidence !== 'object' || wrapped.evidence === null || !('data' in wrapped)) return { result: body, engine, layout: undefined };
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(wrapped.evidence)) if (typeof item?.confidence === 'number') confidences[pointer] = { confidence: item.confidence };
+    return { result: wrapped.data, engine, layout: undefined, confidences };
   };
 }
 
@@ -208,7 +222,12 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
       }
     }
     const answer = await pipeline.answerFromDocument(answerDeps, prepared, document, signal);
-    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest };
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(answer.evidence?.evidence ?? {})) {
+      const features = answer.evidence?.features.get(pointer);
+      confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
+    }
+    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences };
   };
 
   return {
@@ -235,6 +254,7 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request);
     const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout };
+    if (outcome.confidences) run.confidences = outcome.confidences;
     return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };

@@ -11,6 +11,7 @@ type RequestOptionFlag = { [K in keyof RequestOptions]-?: FlagFor<K> }[keyof Req
 /** The request's `options` (RequestOptions in pipeline.ts) as flags: a new option is one line here. */
 const REQUEST_OPTION_FLAGS: readonly RequestOptionFlag[] = [
   { flag: 'date-order', option: 'dateOrder', values: DATE_ORDERS, help: 'how to read 03/04/2024: auto, dmy or mdy (options.dateOrder; default DATE_ORDER)' },
+  { flag: 'evidence', option: 'evidence', help: 'answer {data, evidence}: where each value was read and how sure docshape is (options.evidence)' },
 ];
 
 export interface ExtractArgs {

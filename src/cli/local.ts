@@ -11,7 +11,7 @@ import type { Extractor } from './extractor.js';
  * workers or native modules.
  */
 export async function startLocalExtractor(config: Config): Promise<Extractor> {
-  const [{ startServices }, { runExtraction }, { countPages }, { silentLogger }] = await Promise.all([
+  const [{ startServices }, { runExtraction, responseBody }, { countPages }, { silentLogger }] = await Promise.all([
     import('../services.js'),
     import('../pipeline.js'),
     import('../ingest/document.js'),
@@ -29,7 +29,7 @@ export async function startLocalExtractor(config: Config): Promise<Extractor> {
       const either = AbortSignal.any([signal, deadline.signal]);
       try {
         const outcome = await untilAborted(runExtraction(services, request, either), either);
-        return { result: outcome.result, engine: outcome.engine, pages: countPages(outcome.document), layout: outcome.layout.text };
+        return { result: responseBody(outcome, request.options), engine: outcome.engine, pages: countPages(outcome.document), layout: outcome.layout.text };
       } finally {
         clearTimeout(timer);
       }

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
 import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
-import { formatServerTiming, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
+import { formatServerTiming, responseBody, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
 import { parseExtractionRequest } from './request-schema.js';
 import { untilAborted } from '../util/until-aborted.js';
@@ -48,6 +48,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
       'extraction done',
     );
     onExtracted?.(outcome);
-    res.status(200).json(outcome.result);
+    // Without options.evidence the answer is the object itself, as it always was.
+    res.status(200).json(responseBody(outcome, body.options));
   };
 }
