@@ -13,8 +13,8 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
-import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr-page.js';
-import { defaultLangPath, OcrPool } from '../src/ingest/ocr-pool.js';
+import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/page.js';
+import { defaultLangPath, TesseractPool } from '../src/ingest/ocr/tesseract/pool.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
@@ -74,7 +74,7 @@ async function a4TextRaster(pdf: PdfProcessor): Promise<GreyRaster> {
 
 async function benchOcr(raster: GreyRaster, label: string): Promise<number> {
   const config = loadConfig({});
-  const single = await OcrPool.create({ ...config.ocr, workers: 1 });
+  const single = await TesseractPool.create({ ...config.ocr, workers: 1 });
   await single.recognize(raster);
   const singleTimes: number[] = [];
   for (let i = 0; i < 3; i++) singleTimes.push((await timed(() => single.recognize(raster)))[1]);
@@ -82,7 +82,7 @@ async function benchOcr(raster: GreyRaster, label: string): Promise<number> {
   const perPageSingle = (percentile(singleTimes, 0.5) ?? NaN) / 1000;
   report(`OCR ${label}, 1 worker`, `${perPageSingle.toFixed(2)} s/page`);
 
-  const pool = await OcrPool.create({ ...config.ocr, workers: cores });
+  const pool = await TesseractPool.create({ ...config.ocr, workers: cores });
   const pages = cores * 3;
   await Promise.all(Array.from({ length: cores }, () => pool.recognize(raster)));
   const [, ms] = await timed(() => Promise.all(Array.from({ length: pages }, () => pool.recognize(raster))));

@@ -42,7 +42,14 @@ export interface Limits {
 }
 
 export interface OcrConfig {
+  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr/index.ts). */
+  engine: OcrEngineChoice;
+  /** Pages OCRed at once: worker threads, each with its own models (paddle) or Tesseract instance. */
   workers: number;
+  /** ONNX Runtime threads per model call in each paddle worker (Tesseract uses one thread per worker). */
+  threads: number;
+  /** Folder with the user's PP-OCR det/rec(/cls) ONNX models and dictionary; undefined: the bundled PP-OCRv4 set. */
+  paddleModelDir: string | undefined;
   langs: string[];
   /** Directory holding <lang>.traineddata.gz; defaults to @tesseract.js-data/eng's best_int model. */
   langPath: string | undefined;
@@ -50,10 +57,14 @@ export interface OcrConfig {
   /**
    * Handling of skewed and rotated pages: 'off' reads every page as it is,
    * 'always' lets Tesseract deskew every page, 'auto' retries only pages whose
-   * first reading looks poor (see ocr-pool.ts).
+   * first reading looks poor (see ocr/tesseract/page.ts). Paddle turns a
+   * page whose text runs sideways or upside down unless 'off'.
    */
   rotation: OcrRotation;
 }
+
+export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
+export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
 
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
@@ -218,7 +229,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxQueueWaitMs: readInt(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
     },
     ocr: {
+      engine: readChoice(env, 'OCR_ENGINE', OCR_ENGINES, 'auto'),
       workers: readInt(env, 'OCR_WORKERS', Math.max(1, cores), 1, 64),
+      threads: readInt(env, 'OCR_THREADS', Math.max(1, cores), 1, 256),
+      paddleModelDir: env.OCR_PADDLE_MODEL_DIR?.trim() || undefined,
       langs,
       langPath: env.OCR_LANG_PATH?.trim() || undefined,
       recycleAfterJobs: readInt(env, 'OCR_RECYCLE_AFTER', 200, 1),

@@ -7,13 +7,13 @@ import { decodeContents, type ContentItem } from './ingest/decode.js';
 import type { Document } from './ingest/document.js';
 import { ingestFiles, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText } from './ingest/layout.js';
-import type { OcrPool } from './ingest/ocr-pool.js';
+import type { OcrEngine } from './ingest/ocr/index.js';
 import type { PdfProcessor } from './ingest/pdf.js';
 
 /** Long-lived resources one extraction needs; built once by services.ts. */
 export interface PipelineDeps {
   pdf: PdfProcessor;
-  ocr: OcrPool;
+  ocr: OcrEngine;
   engine: Engine;
   limits: Limits;
   ocrConcurrency: number;

@@ -5,13 +5,13 @@ import type { DecodedFile } from './decode.js';
 import type { Document, DocumentFile, Page, Word } from './document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
-import type { OcrPool } from './ocr-pool.js';
+import type { OcrEngine } from './ocr/index.js';
 import type { PdfProcessor } from './pdf.js';
 import type { GreyRaster } from './raster.js';
 
 export interface IngestDeps {
   pdf: PdfProcessor;
-  ocr: OcrPool;
+  ocr: OcrEngine;
   limits: Pick<Limits, 'maxPagesPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
   /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
   ocrConcurrency: number;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
-import type { OcrPool } from '../../src/ingest/ocr-pool.js';
+import type { OcrEngine } from '../../src/ingest/ocr/index.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, truncate } from '../fixtures/pdfs.js';
@@ -30,10 +30,10 @@ const receiptSchema = {
 };
 
 /** Counts OCR jobs so tests can assert which pages went through OCR. */
-function countingOcr(ocr: OcrPool): { ocr: OcrPool; calls: () => number } {
+function countingOcr(ocr: OcrEngine): { ocr: OcrEngine; calls: () => number } {
   let calls = 0;
-  const counting = Object.create(ocr) as OcrPool;
-  counting.recognize = (...args: Parameters<OcrPool['recognize']>) => {
+  const counting = Object.create(ocr) as OcrEngine;
+  counting.recognize = (...args: Parameters<OcrEngine['recognize']>) => {
     calls++;
     return ocr.recognize(...args);
   };

@@ -5,11 +5,12 @@
  * poorly. The pool (ocr-pool.ts) decides which worker; this decides how.
  */
 import type Tesseract from 'tesseract.js';
-import type { OcrRotation } from '../config.js';
-import { median } from '../util/median.js';
-import type { Word } from './document.js';
-import { chooseThresholding, type Thresholding } from './preprocess.js';
-import type { GreyRaster } from './raster.js';
+import type { OcrRotation } from '../../../config.js';
+import { median } from '../../../util/median.js';
+import type { Word } from '../../document.js';
+import type { OcrResult } from '../engine.js';
+import { chooseThresholding, type Thresholding } from './thresholding.js';
+import type { GreyRaster } from '../../raster.js';
 
 /**
  * Page segmentation mode 6 ("one uniform block of text"). On the dev
@@ -37,22 +38,6 @@ export const PAGE_SEGMENTATION_MODE = '6';
  * WildReceipt from 57.0% to 61.7% (the photo skewed by 10 degrees), with the
  * median time per document unchanged.
  */
-
-/** One page's OCR result. */
-export interface OcrResult {
-  words: Word[];
-  /** Size of the raster the word boxes refer to: the input's, or width and height swapped when a quarter turn won. */
-  width: number;
-  height: number;
-  /** Clockwise turn applied to the input raster before the reading that was kept. */
-  rotation: 0 | 90 | 270;
-  /** Whether the kept reading was straightened (Tesseract's `rotateAuto`, or turned back by the measured slope). */
-  deskewed: boolean;
-  /** Median slope of the kept reading's text lines, in degrees (measured after any deskew). */
-  skewDegrees: number;
-  /** Recognition passes run for this page: 1 unless OCR_ROTATION=auto retried it (at most 4). */
-  passes: number;
-}
 
 /** What a reading looks like, from the words Tesseract returned. */
 export interface OcrQuality {

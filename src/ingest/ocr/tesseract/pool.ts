@@ -3,32 +3,16 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
-import type { OcrConfig } from '../config.js';
-import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith, type OcrResult } from './ocr-page.js';
-import { WARM_UP_RASTER } from './ocr-warmup.js';
-import type { GreyRaster } from './raster.js';
-
-export type { OcrResult } from './ocr-page.js';
-
-export interface OcrLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
-
-export interface OcrPoolStatus {
-  ready: boolean;
-  workers: number;
-  busy: number;
-  queued: number;
-  jobsDone: number;
-}
+import type { OcrConfig } from '../../../config.js';
+import type { GreyRaster } from '../../raster.js';
+import { errorFrom, noopOcrLogger, rasterProblem, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { WARM_UP_RASTER } from '../warm-up.js';
+import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith } from './page.js';
 
 /** A worker that cannot even start within this time is treated as failed, so create() never hangs. */
 const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed or recycled worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
-
-const noopLogger: OcrLogger = { info() {}, warn() {} };
 
 /** The bundled offline English model (@tesseract.js-data/eng, best_int). */
 export function defaultLangPath(): string {
@@ -52,11 +36,6 @@ async function assertLanguageDataPresent(langPath: string, langs: string[]): Pro
         .join(', ')} in ${langPath} (set OCR_LANG_PATH or OCR_LANGS)`,
     );
   }
-}
-
-function errorFrom(value: unknown, fallback: string): Error {
-  if (value instanceof Error) return value;
-  return new Error(typeof value === 'string' && value.length > 0 ? value : fallback);
 }
 
 interface Job {
@@ -86,7 +65,8 @@ interface Slot {
  * heaps only grow), and a worker that crashes or is abandoned mid-job is
  * replaced too.
  */
-export class OcrPool {
+export class TesseractPool implements OcrEngine {
+  readonly name = 'tesseract' as const;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private closed = false;
@@ -98,10 +78,10 @@ export class OcrPool {
     private readonly logger: OcrLogger,
   ) {}
 
-  static async create(config: OcrConfig, logger: OcrLogger = noopLogger): Promise<OcrPool> {
+  static async create(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<TesseractPool> {
     const langPath = resolve(config.langPath ?? defaultLangPath());
     await assertLanguageDataPresent(langPath, config.langs);
-    const pool = new OcrPool(config, langPath, logger);
+    const pool = new TesseractPool(config, langPath, logger);
     const started = performance.now();
     try {
       await Promise.all(
@@ -131,9 +111,8 @@ export class OcrPool {
   recognize(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
     if (this.closed) return Promise.reject(new Error('OCR pool is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (raster.width < 1 || raster.height < 1 || raster.data.length !== raster.width * raster.height) {
-      return Promise.reject(new Error(`OCR raster ${raster.width}x${raster.height} has ${raster.data.length} bytes`));
-    }
+    const problem = rasterProblem(raster);
+    if (problem) return Promise.reject(problem);
     if (!this.slots.some((slot) => slot.state !== 'dead')) {
       return Promise.reject(new Error('OCR pool has no working workers'));
     }
@@ -152,9 +131,10 @@ export class OcrPool {
     });
   }
 
-  status(): OcrPoolStatus {
+  status(): OcrStatus {
     const live = this.slots.filter((slot) => slot.state !== 'dead');
     return {
+      engine: this.name,
       // A worker being recycled still counts: queued jobs run as soon as it is back.
       ready: !this.closed && live.length > 0,
       workers: live.length,
