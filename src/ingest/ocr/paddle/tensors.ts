@@ -81,23 +81,43 @@ export function bilinear(raster: GreyRaster, x: number, y: number): number {
  * averaged so small print shrunk to the model's height keeps its strokes.
  */
 export function sampleQuad(raster: GreyRaster, quad: Quad, width: number, height: number): Uint8Array {
-  const out = new Uint8Array(width * height);
   const across = Math.hypot(quad[3].x - quad[0].x, quad[3].y - quad[0].y) / height;
   const along = Math.hypot(quad[1].x - quad[0].x, quad[1].y - quad[0].y) / width;
   const samples = Math.min(3, Math.max(1, Math.round(Math.max(across, along))));
+  const sums = new Float32Array(width * height);
+  const { data, width: rw, height: rh } = raster;
+  const maxX = rw - 1;
+  const maxY = rh - 1;
+  // Along one sampling row (fixed v) the quad's bilinear map is linear in u: start point plus a constant step.
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let sy = 0; sy < samples; sy++) {
-        const v = (y + (sy + 0.5) / samples) / height;
-        for (let sx = 0; sx < samples; sx++) {
-          const p = pointIn(quad, (x + (sx + 0.5) / samples) / width, v);
-          sum += bilinear(raster, p.x - 0.5, p.y - 0.5);
-        }
+    for (let sy = 0; sy < samples; sy++) {
+      const v = (y + (sy + 0.5) / samples) / height;
+      const left = pointIn(quad, 0, v);
+      const right = pointIn(quad, 1, v);
+      const stepX = (right.x - left.x) / (width * samples);
+      const stepY = (right.y - left.y) / (width * samples);
+      let px = left.x + stepX / 2 - 0.5;
+      let py = left.y + stepY / 2 - 0.5;
+      const row = y * width;
+      for (let i = 0; i < width * samples; i++, px += stepX, py += stepY) {
+        const cx = px < 0 ? 0 : px > maxX ? maxX : px;
+        const cy = py < 0 ? 0 : py > maxY ? maxY : py;
+        const x0 = cx | 0;
+        const y0 = cy | 0;
+        const x1 = x0 < maxX ? x0 + 1 : x0;
+        const y1 = y0 < maxY ? y0 + 1 : y0;
+        const fx = cx - x0;
+        const fy = cy - y0;
+        const top = (data[y0 * rw + x0] as number) + ((data[y0 * rw + x1] as number) - (data[y0 * rw + x0] as number)) * fx;
+        const bottom = (data[y1 * rw + x0] as number) + ((data[y1 * rw + x1] as number) - (data[y1 * rw + x0] as number)) * fx;
+        const target = row + ((i / samples) | 0);
+        sums[target] = (sums[target] as number) + top + (bottom - top) * fy;
       }
-      out[y * width + x] = Math.round(sum / (samples * samples));
     }
   }
+  const out = new Uint8Array(width * height);
+  const count = samples * samples;
+  for (let i = 0; i < out.length; i++) out[i] = Math.round((sums[i] as number) / count);
   return out;
 }
 
