@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { ConfigError, loadConfig, type OcrConfig } from '../../../src/config.js';
 import type { DecodedFile } from '../../../src/ingest/decode.js';
 import { ingestFiles } from '../../../src/ingest/ingest.js';
-import { rotateRaster } from '../../../src/ingest/ocr/tesseract/page.js';
+import { rotateRaster } from '../../../src/ingest/ocr/rotate-raster.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
 import { TesseractPool } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { PdfProcessor } from '../../../src/ingest/pdf.js';

@@ -10,7 +10,8 @@ import type { GreyRaster } from '../../raster.js';
 import { decodeColumns, words, type Alphabet, type DecodedWord } from './ctc.js';
 import { detectBoxes } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';
-import { dominantDirection, pageFrame, placeWords, quarterOf, type PageTurn, type RecognisedLine } from './page-frame.js';
+import { rotateRaster } from '../rotate-raster.js';
+import { dominantDirection, pageFrame, placeWords, quarterOf, turnFor, type PageTurn, type RecognisedLine } from './page-frame.js';
 import { detectorInput, sampleQuad, writeStrip } from './tensors.js';
 
 /** A model call: input planes and dims in, output values and dims out (an ONNX session in the worker, anything in tests). */
@@ -50,10 +51,12 @@ export interface PaddleReading {
   detectorHeight: number;
 }
 
-/** Lines recognised per model call, sorted by width so a batch wastes little padding. */
+/**
+ * Lines recognised per model call, sorted by width so a batch wastes little
+ * padding (PaddleOCR's rec_batch_num). Batches of 12 cost 30% more CPU on the
+ * dev receipts than 6: more padding.
+ */
 const RECOGNISER_BATCH = 6;
-/** PP-OCR's recogniser is trained on strips padded to at least 320 x 48. */
-const MIN_RECOGNISER_WIDTH = 320;
 const CLASSIFIER_BATCH = 16;
 /** A line the classifier calls upside down with less confidence than this is read as it is (PaddleOCR's cls_thresh). */
 const UPSIDE_DOWN_CONFIDENCE = 0.9;
@@ -73,6 +76,7 @@ export function detectorSize(width: number, height: number, maxPixels: number): 
   return { width: round32(width), height: round32(height) };
 }
 
+/** Detected text lines in raster pixels (tall ones already turned to read down the page), and the detector's input size. */
 async function detectLines(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<{ quads: Quad[]; width: number; height: number }> {
   const size = detectorSize(raster.width, raster.height, options.maxDetectorPixels);
   const input = detectorInput(raster, size.width, size.height);
@@ -136,7 +140,9 @@ async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Q
   const readings = new Array<LineReading>(quads.length);
   for (let start = 0; start < order.length; start += RECOGNISER_BATCH) {
     const batch = order.slice(start, start + RECOGNISER_BATCH);
-    const batchWidth = Math.max(MIN_RECOGNISER_WIDTH, ...batch.map((i) => widths[i] as number));
+    // PaddleOCR pads every batch to at least 320 columns; the batch's own widest line does as well
+    // on the dev receipts (0.5% fewer labelled values found, 24% less CPU).
+    const batchWidth = Math.max(...batch.map((i) => widths[i] as number));
     const tensor = new Float32Array(batch.length * 3 * height * batchWidth);
     batch.forEach((lineIndex, item) => {
       const w = widths[lineIndex] as number;
@@ -169,14 +175,34 @@ function readIn(quad: Quad, direction: PageTurn): Quad | undefined {
 }
 
 /**
- * Reads one page. With `allowTurn`, lines that run against the page's main
- * direction (short words whose box did not say which way they run, lines the
- * classifier was unsure of) are read a second time turned with the page, and
- * the more confident reading is kept.
+ * Text lines of the page, each turned the way it reads. A page whose text
+ * mostly runs down or up (photographed sideways) is turned upright and
+ * detected again: the detector, trained on upright text, splits sideways
+ * numbers ("2.75" into "2." and ".75"). Returns the raster the lines refer to
+ * and the quarter turn applied to get it.
  */
-export async function readPage(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<PaddleReading> {
+async function orientedLines(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<{ raster: GreyRaster; quarter: 0 | 90 | 270; quads: Quad[]; detector: { width: number; height: number } }> {
   const detected = await detectLines(models, raster, options);
-  let quads = await orientLines(models, raster, detected.quads, options);
+  const quads = await orientLines(models, raster, detected.quads, options);
+  const direction = quads.length > 0 && options.allowTurn ? dominantDirection(quads) : 0;
+  if (direction !== 90 && direction !== 270) return { raster, quarter: 0, quads, detector: detected };
+  const quarter = turnFor(direction) as 90 | 270;
+  const upright = rotateRaster(raster, quarter);
+  options.checkpoint();
+  const again = await detectLines(models, upright, options);
+  return { raster: upright, quarter, quads: await orientLines(models, upright, again.quads, options), detector: again };
+}
+
+/**
+ * Reads one page. With `allowTurn`, the page is turned upright (see
+ * orientedLines, and pageFrame for upside-down pages), and lines that run
+ * against the page's main direction (short words whose box did not say
+ * which way they run, lines the classifier was unsure of) are read a second
+ * time turned with the page; the more confident reading is kept.
+ */
+export async function readPage(models: PaddleModels, input: GreyRaster, options: ReadOptions): Promise<PaddleReading> {
+  const { raster, quarter, quads: found, detector } = await orientedLines(models, input, options);
+  let quads = found;
   const alternatives: { line: number; quad: Quad }[] = [];
   if (options.allowTurn && quads.length > 0) {
     const direction = dominantDirection(quads);
@@ -206,11 +232,11 @@ export async function readPage(models: PaddleModels, raster: GreyRaster, options
     words: placeWords(lines, frame, raster.width, raster.height),
     width: frame.width,
     height: frame.height,
-    turn: frame.turn,
+    turn: ((quarter + frame.turn) % 360) as PageTurn,
     skewDegrees: frame.skewDegrees,
     deskewed: frame.deskewed,
     lines: quads.length,
-    detectorWidth: detected.width,
-    detectorHeight: detected.height,
+    detectorWidth: detector.width,
+    detectorHeight: detector.height,
   };
 }

@@ -11,6 +11,7 @@ import type { Word } from '../../document.js';
 import type { OcrResult } from '../engine.js';
 import { chooseThresholding, type Thresholding } from './thresholding.js';
 import type { GreyRaster } from '../../raster.js';
+import { rotateRaster } from '../rotate-raster.js';
 
 /**
  * Page segmentation mode 6 ("one uniform block of text"). On the dev
@@ -93,26 +94,6 @@ export const POOR_MIN_TEXT_WORDS = 3;
 
 export function looksPoor(quality: OcrQuality): boolean {
   return quality.textWords < POOR_MIN_TEXT_WORDS || quality.score / quality.textWords < POOR_SCORE_PER_WORD;
-}
-
-/** The raster turned clockwise by 90 or 270 degrees (a plain index transform). */
-export function rotateRaster(raster: GreyRaster, degrees: 90 | 270): GreyRaster {
-  const { width: w, height: h, data } = raster;
-  const out = new Uint8Array(w * h);
-  // Output is h wide and w tall; output (x, y) comes from input (y, h-1-x) for 90, (w-1-y, x) for 270.
-  if (degrees === 90) {
-    for (let y = 0; y < w; y++) {
-      const row = y * h;
-      for (let x = 0; x < h; x++) out[row + x] = data[(h - 1 - x) * w + y] as number;
-    }
-  } else {
-    for (let y = 0; y < w; y++) {
-      const row = y * h;
-      const sx = w - 1 - y;
-      for (let x = 0; x < h; x++) out[row + x] = data[x * w + sx] as number;
-    }
-  }
-  return { width: h, height: w, data: out, dpi: raster.dpi };
 }
 
 const THRESHOLDING_METHOD: Record<Thresholding, string> = { otsu: '0', sauvola: '2' };
