@@ -5,6 +5,7 @@ import type { DecodedFile } from './decode.js';
 import type { Document, DocumentFile, Page, Word } from './document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
+import { repairConfusables } from './ocr/confusables.js';
 import type { OcrEngine } from './ocr/index.js';
 import type { PdfProcessor } from './pdf.js';
 import type { GreyRaster } from './raster.js';
@@ -97,7 +98,8 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   // A page OCR found sideways comes back turned: its size is then the turned raster's, which the boxes refer to.
   const { words, width, height } = await deps.ocr.recognize(raster, signal);
   stats.ocrMs += performance.now() - started;
-  return pageFromWords(pending.index, width, height, words, 'ocr');
+  const repaired = words.map((word) => ({ ...word, text: repairConfusables(word.text) }));
+  return pageFromWords(pending.index, width, height, repaired, 'ocr');
 }
 
 /**
