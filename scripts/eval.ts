@@ -5,7 +5,7 @@ import { isAppError } from '../src/errors.js';
 import type { ExtractionRequest } from '../src/pipeline.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
-import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
+import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
@@ -47,7 +47,7 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }>;
+type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined; ingest?: 'cached' | 'fresh'; ocr?: OcrRun }>;
 
 class RequestFailure extends Error {
   constructor(
@@ -152,7 +152,7 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request);
     const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
-    return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
+    return { ...run, ...(outcome.ingest ? { ingest: outcome.ingest } : {}), ...(outcome.ocr ? { ocr: outcome.ocr } : {}) };
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };
   }

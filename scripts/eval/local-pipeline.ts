@@ -20,6 +20,8 @@ export interface LocalOutcome {
   layoutText: string;
   /** 'cached' when the Document came from the ingest cache. */
   ingest: 'cached' | 'fresh';
+  /** Fresh ingestion that OCRed a page: which engine and how long. */
+  ocr?: { engine: string; seconds: number };
 }
 
 export interface LocalBackend {
@@ -87,7 +89,8 @@ export async function startLocalBackend(reuse: ReuseOptions | undefined, request
         cache.misses += 1;
         await cache.put(key, outcome.document);
       }
-      return { result: outcome.result, engine: outcome.engine, layoutText: outcome.layoutText, ingest: 'fresh' };
+      const ocr = outcome.stats.ocrPages > 0 ? { ocr: { engine: services.ocr.name, seconds: outcome.stats.ocrMs / 1000 } } : {};
+      return { result: outcome.result, engine: outcome.engine, layoutText: outcome.layoutText, ingest: 'fresh', ...ocr };
     }
     cache!.hits += 1;
     const compiled = compileCallerSchema(request.schema);
