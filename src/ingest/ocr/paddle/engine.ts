@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { GreyRaster } from '../../raster.js';
-import { errorFrom, noopOcrLogger, rasterProblem, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
 import { assertModelFilesPresent, ModelFileError, type PaddleModelFiles } from './model-files.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 import type { PaddleReading } from './read-page.js';
@@ -32,23 +33,12 @@ const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
 
-interface Job {
-  id: number;
-  raster: GreyRaster;
-  signal: AbortSignal | undefined;
-  resolve(result: OcrResult): void;
-  reject(error: unknown): void;
-  detachAbort(): void;
-}
-
-type SlotState = 'starting' | 'idle' | 'busy' | 'dead';
-
 interface Slot {
   id: number;
   state: SlotState;
   thread: Worker | undefined;
   /** The job the thread is reading; undefined after it was abandoned (the thread still finishes its model call). */
-  current: Job | undefined;
+  current: PageJob | undefined;
   /** Shared with the thread: the id of a job the main thread gave up on. */
   cancelled: Int32Array;
 }
@@ -75,10 +65,10 @@ function resultOf(reading: PaddleReading): OcrResult {
 export class PaddleEngine implements OcrEngine {
   readonly name = 'paddle' as const;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
-  private closed = false;
-  private jobsDone = 0;
-  private nextJobId = 1;
+  private readonly queue = new PageQueue(
+    (job) => this.abortRunning(job),
+    () => this.dispatch(),
+  );
 
   private constructor(
     private readonly options: PaddleEngineOptions,
@@ -109,42 +99,16 @@ export class PaddleEngine implements OcrEngine {
   }
 
   recognize(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
-    if (this.closed) return Promise.reject(new Error('OCR engine is closed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const problem = rasterProblem(raster);
-    if (problem) return Promise.reject(problem);
-    if (!this.slots.some((slot) => slot.state !== 'dead')) return Promise.reject(new Error('OCR engine has no working workers'));
-    return new Promise<OcrResult>((resolveJob, rejectJob) => {
-      const onAbort = (): void => this.abortJob(job);
-      const job: Job = {
-        id: this.nextJobId++,
-        raster,
-        signal,
-        resolve: resolveJob,
-        reject: rejectJob,
-        detachAbort: () => signal?.removeEventListener('abort', onAbort),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
-      this.dispatch();
-    });
+    return this.queue.submit(raster, signal, this.slots.some((slot) => slot.state !== 'dead'));
   }
 
   status(): OcrStatus {
-    const live = this.slots.filter((slot) => slot.state !== 'dead');
-    return {
-      engine: this.name,
-      ready: !this.closed && live.length > 0,
-      workers: live.length,
-      busy: live.filter((slot) => slot.state === 'busy').length,
-      queued: this.queue.length,
-      jobsDone: this.jobsDone,
-    };
+    return this.queue.status(this.name, this.slots);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) this.settle(job, undefined, new Error('OCR engine is closed'));
+    this.queue.closed = true;
+    this.queue.rejectAll(new Error('OCR engine is closed'));
     await Promise.all(
       this.slots.map(async (slot) => {
         if (slot.current) this.settle(slot.current, undefined, new Error('OCR engine is closed'));
@@ -155,33 +119,27 @@ export class PaddleEngine implements OcrEngine {
     );
   }
 
-  private settle(job: Job, result: OcrResult | undefined, error?: unknown): void {
+  private settle(job: PageJob, result: OcrResult | undefined, error?: unknown): void {
     job.detachAbort();
     if (result) job.resolve(result);
     else job.reject(error);
   }
 
-  private abortJob(job: Job): void {
-    const queuedAt = this.queue.indexOf(job);
-    if (queuedAt >= 0) {
-      this.queue.splice(queuedAt, 1);
-      job.reject(job.signal?.reason);
-      return;
-    }
+  private abortRunning(job: PageJob): void {
     const slot = this.slots.find((candidate) => candidate.current === job);
     if (!slot) return;
     // The thread finishes its current model call, then sees the flag and reports "abandoned".
     Atomics.store(slot.cancelled, 0, job.id);
     slot.current = undefined;
-    this.jobsDone++;
-    job.reject(job.signal?.reason);
+    this.queue.jobsDone++;
+    this.settle(job, undefined, job.signal?.reason);
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.state !== 'idle' || !slot.thread) continue;
-      const job = this.queue.shift() as Job;
+      const job = this.queue.take() as PageJob;
       slot.state = 'busy';
       slot.current = job;
       // A private copy is moved to the thread: the caller's buffer may be a view into a larger one.
@@ -196,7 +154,7 @@ export class PaddleEngine implements OcrEngine {
     const job = slot.current;
     if (job && job.id === message.id) {
       slot.current = undefined;
-      this.jobsDone++;
+      this.queue.jobsDone++;
       if (message.type === 'done') this.settle(job, resultOf(message.reading));
       else if (message.type === 'error') this.settle(job, undefined, new Error(`OCR failed: ${message.message}`));
       else this.settle(job, undefined, errorFrom(job.signal?.reason, 'OCR job aborted'));
@@ -208,11 +166,11 @@ export class PaddleEngine implements OcrEngine {
   /** Starts the slot's thread and waits for its "ready" (models loaded, warm-up page read). */
   private async startThread(slot: Slot): Promise<void> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.closed; attempt++) {
+    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.queue.closed; attempt++) {
       try {
         slot.thread = await this.spawn(slot);
-        slot.state = this.closed ? 'dead' : 'idle';
-        if (this.closed) await this.stopThread(slot);
+        slot.state = this.queue.closed ? 'dead' : 'idle';
+        if (this.queue.closed) await this.stopThread(slot);
         return;
       } catch (error) {
         lastError = error;
@@ -264,11 +222,11 @@ export class PaddleEngine implements OcrEngine {
   }
 
   private onThreadDeath(slot: Slot, thread: Worker, cause: Error): void {
-    if (slot.thread !== thread || this.closed) return;
+    if (slot.thread !== thread || this.queue.closed) return;
     slot.thread = undefined;
     this.logger.warn({ engine: 'paddle', worker: slot.id, err: cause.message }, 'OCR worker thread died');
     if (slot.current) {
-      this.jobsDone++;
+      this.queue.jobsDone++;
       this.settle(slot.current, undefined, cause);
       slot.current = undefined;
     }
@@ -282,7 +240,7 @@ export class PaddleEngine implements OcrEngine {
         slot.state = 'dead';
         this.logger.warn({ engine: 'paddle', worker: slot.id, err: errorFrom(error, 'unknown').message }, 'OCR worker could not be restarted');
         if (!this.slots.some((candidate) => candidate.state !== 'dead')) {
-          for (const job of this.queue.splice(0)) this.settle(job, undefined, new Error('OCR engine has no working workers'));
+          this.queue.rejectAll(new Error('OCR engine has no working workers'));
         }
       },
     );

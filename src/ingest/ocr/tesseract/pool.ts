@@ -5,7 +5,8 @@ import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import type { OcrConfig } from '../../../config.js';
 import type { GreyRaster } from '../../raster.js';
-import { errorFrom, noopOcrLogger, rasterProblem, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
 import { WARM_UP_RASTER } from '../warm-up.js';
 import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith } from './page.js';
 
@@ -38,16 +39,6 @@ async function assertLanguageDataPresent(langPath: string, langs: string[]): Pro
   }
 }
 
-interface Job {
-  raster: GreyRaster;
-  signal: AbortSignal | undefined;
-  resolve(result: OcrResult): void;
-  reject(error: unknown): void;
-  detachAbort(): void;
-}
-
-type SlotState = 'starting' | 'idle' | 'busy' | 'dead';
-
 /** One tesseract.js worker plus what the pool needs to know about it. */
 interface Slot {
   id: number;
@@ -55,7 +46,7 @@ interface Slot {
   worker: Tesseract.Worker | undefined;
   jobsSinceStart: number;
   /** The job on this worker and how to fail it when the worker dies or the job is abandoned. */
-  current: { job: Job; fail(error: Error): void } | undefined;
+  current: { job: PageJob; fail(error: Error): void } | undefined;
 }
 
 /**
@@ -68,9 +59,10 @@ interface Slot {
 export class TesseractPool implements OcrEngine {
   readonly name = 'tesseract' as const;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
-  private closed = false;
-  private jobsDone = 0;
+  private readonly queue = new PageQueue(
+    (job) => this.abortRunning(job),
+    () => this.dispatch(),
+  );
 
   private constructor(
     private readonly config: OcrConfig,
@@ -109,48 +101,17 @@ export class TesseractPool implements OcrEngine {
    * worker as one job.
    */
   recognize(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
-    if (this.closed) return Promise.reject(new Error('OCR pool is closed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const problem = rasterProblem(raster);
-    if (problem) return Promise.reject(problem);
-    if (!this.slots.some((slot) => slot.state !== 'dead')) {
-      return Promise.reject(new Error('OCR pool has no working workers'));
-    }
-    return new Promise<OcrResult>((resolveJob, rejectJob) => {
-      const onAbort = (): void => this.abortJob(job);
-      const job: Job = {
-        raster,
-        signal,
-        resolve: resolveJob,
-        reject: rejectJob,
-        detachAbort: () => signal?.removeEventListener('abort', onAbort),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
-      this.dispatch();
-    });
+    return this.queue.submit(raster, signal, this.slots.some((slot) => slot.state !== 'dead'));
   }
 
   status(): OcrStatus {
-    const live = this.slots.filter((slot) => slot.state !== 'dead');
-    return {
-      engine: this.name,
-      // A worker being recycled still counts: queued jobs run as soon as it is back.
-      ready: !this.closed && live.length > 0,
-      workers: live.length,
-      busy: live.filter((slot) => slot.state === 'busy').length,
-      queued: this.queue.length,
-      jobsDone: this.jobsDone,
-    };
+    return this.queue.status(this.name, this.slots);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) {
-      job.detachAbort();
-      job.reject(new Error('OCR pool is closed'));
-    }
-    const closing = new Error('OCR pool is closed');
+    this.queue.closed = true;
+    const closing = new Error('OCR engine is closed');
+    this.queue.rejectAll(closing);
     await Promise.all(
       this.slots.map(async (slot) => {
         slot.current?.fail(closing);
@@ -160,14 +121,8 @@ export class TesseractPool implements OcrEngine {
     );
   }
 
-  private abortJob(job: Job): void {
-    const queuedAt = this.queue.indexOf(job);
-    if (queuedAt >= 0) {
-      this.queue.splice(queuedAt, 1);
-      job.reject(job.signal?.reason);
-      return;
-    }
-    // Running: tesseract cannot cancel a recognition, so the worker is
+  private abortRunning(job: PageJob): void {
+    // Tesseract cannot cancel a recognition, so the worker is
     // replaced rather than left burning CPU on a page nobody waits for.
     const slot = this.slots.find((candidate) => candidate.current?.job === job);
     slot?.current?.fail(errorFrom(job.signal?.reason, 'OCR job aborted'));
@@ -177,12 +132,11 @@ export class TesseractPool implements OcrEngine {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.state !== 'idle') continue;
-      const job = this.queue.shift() as Job;
-      void this.run(slot, job);
+      void this.run(slot, this.queue.take() as PageJob);
     }
   }
 
-  private async run(slot: Slot, job: Job): Promise<void> {
+  private async run(slot: Slot, job: PageJob): Promise<void> {
     slot.state = 'busy';
     slot.jobsSinceStart++;
     let workerBroken = false;
@@ -195,9 +149,9 @@ export class TesseractPool implements OcrEngine {
     } finally {
       job.detachAbort();
       slot.current = undefined;
-      this.jobsDone++;
+      this.queue.jobsDone++;
     }
-    if (this.closed) return;
+    if (this.queue.closed) return;
     if (workerBroken || slot.jobsSinceStart >= this.config.recycleAfterJobs) {
       await this.replaceWorker(slot, workerBroken ? 'failed' : 'recycled');
     } else {
@@ -206,7 +160,7 @@ export class TesseractPool implements OcrEngine {
     this.dispatch();
   }
 
-  private recognizeOn(slot: Slot, job: Job): Promise<OcrResult> {
+  private recognizeOn(slot: Slot, job: PageJob): Promise<OcrResult> {
     const worker = slot.worker;
     if (!worker) return Promise.reject(new Error('OCR worker is not running'));
     return new Promise<OcrResult>((resolveResult, rejectResult) => {
@@ -218,32 +172,25 @@ export class TesseractPool implements OcrEngine {
   private async replaceWorker(slot: Slot, reason: 'failed' | 'recycled' | 'crashed'): Promise<void> {
     slot.state = 'starting';
     await this.terminate(slot);
-    if (this.closed) return;
+    if (this.queue.closed) return;
     try {
       await this.startWorker(slot);
       this.logger.info({ worker: slot.id, reason }, 'OCR worker replaced');
     } catch (error) {
       slot.state = 'dead';
       this.logger.warn({ worker: slot.id, err: errorFrom(error, 'unknown').message }, 'OCR worker could not be restarted');
-      if (!this.slots.some((candidate) => candidate.state !== 'dead')) this.failQueue();
-    }
-  }
-
-  private failQueue(): void {
-    for (const job of this.queue.splice(0)) {
-      job.detachAbort();
-      job.reject(new Error('OCR pool has no working workers'));
+      if (!this.slots.some((candidate) => candidate.state !== 'dead')) this.queue.rejectAll(new Error('OCR engine has no working workers'));
     }
   }
 
   private async startWorker(slot: Slot): Promise<void> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.closed; attempt++) {
+    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.queue.closed; attempt++) {
       try {
         slot.worker = await this.spawn(slot);
         slot.jobsSinceStart = 0;
-        slot.state = this.closed ? 'dead' : 'idle';
-        if (this.closed) await this.terminate(slot);
+        slot.state = this.queue.closed ? 'dead' : 'idle';
+        if (this.queue.closed) await this.terminate(slot);
         return;
       } catch (error) {
         lastError = error;
@@ -311,7 +258,7 @@ export class TesseractPool implements OcrEngine {
       this.logger.warn({ worker: slot.id, err: error.message }, 'OCR worker thread died');
       if (slot.current) {
         slot.current.fail(error);
-      } else if (slot.state === 'idle' && !this.closed) {
+      } else if (slot.state === 'idle' && !this.queue.closed) {
         slot.worker = undefined;
         void this.replaceWorker(slot, 'crashed').then(() => this.dispatch());
       }
