@@ -115,6 +115,20 @@ describe('paddle OCR: CTC columns to words', () => {
     expect(b.start * 30).to.be.within(22, 24.5);
   });
 
+  it('reads a gap leaning to the space class as a space, but not inside a number', () => {
+    // Classes: 0 blank, 1 'A', 2 '1', 3 '-', 4 '（', 5 space.
+    const symbols = alphabetFor(['A', '1', '-', '（'], 6) as Alphabet;
+    const columns = [1, 0, 1, 0, 2, 0, 3, 0, 2, 0, 4];
+    const data = output(columns);
+    // The gaps after "AA" and after "1-" lean 0.2 to the space; the blank still wins both.
+    for (const t of [3, 7]) {
+      data[t * 6] = 0.75;
+      data[t * 6 + 5] = 0.2;
+    }
+    const text = decodeColumns(data, 0, columns.length, 6, symbols).map((c) => c.text).join('');
+    expect(text).to.equal('AA 1-1(');
+  });
+
   it('gives each word the mean probability of its characters', () => {
     const data = output([1, 0, 2, 0, 5, 0, 3]);
     data[2 * 6 + 2] = 0.5;

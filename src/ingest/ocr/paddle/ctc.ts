@@ -29,11 +29,27 @@ export interface Alphabet {
   space: number;
 }
 
-/** The recogniser's classes from its dictionary (one character per line) and its output width. */
+/**
+ * The recogniser's classes from its dictionary (one character per line) and
+ * its output width. Characters are NFKC-normalised: the Chinese dictionary
+ * writes full-width punctuation beside the ASCII one, and "（126926-H)" or
+ * "Tax：" must read as "(126926-H)" and "Tax:".
+ */
 export function alphabetFor(dictionary: string[], classes: number): Alphabet | undefined {
-  if (classes === dictionary.length + 2) return { characters: ['', ...dictionary, ' '], space: classes - 1 };
-  if (classes === dictionary.length + 1) return { characters: ['', ...dictionary], space: -1 };
+  const characters = dictionary.map((char) => char.normalize('NFKC'));
+  if (classes === dictionary.length + 2) return { characters: ['', ...characters, ' '], space: classes - 1 };
+  if (classes === dictionary.length + 1) return { characters: ['', ...characters], space: -1 };
   return undefined;
+}
+
+const DIGIT = /^\d$/;
+/** Separators inside numbers, dates and times ("15-03-18", "9.00", "12:18"). */
+const NUMBER_SEPARATOR = /^[-/.,:]$/;
+
+/** A soft space between a digit and a separator, or a separator and a digit that follows a digit, would split a number. */
+function splitsNumber(beforeLast: DecodedChar | undefined, last: DecodedChar, next: string): boolean {
+  if (DIGIT.test(last.text) && NUMBER_SEPARATOR.test(next) && next !== '-') return true;
+  return NUMBER_SEPARATOR.test(last.text) && DIGIT.test(next) && beforeLast !== undefined && DIGIT.test(beforeLast.text);
 }
 
 /**
@@ -41,7 +57,8 @@ export function alphabetFor(dictionary: string[], classes: number): Alphabet | u
  * Latin words ("GARDENIABAKERIES"), yet gives the space class a clear share of
  * a column there: on the dev receipts 0.07-0.5 between words, at most 0.02
  * between the letters of a word. A gap whose columns give the space at least
- * this much is a space.
+ * this much is a space, except inside a number ("15-03-18" read as
+ * "15- 03-18").
  */
 export const SOFT_SPACE_PROBABILITY = 0.05;
 
@@ -64,7 +81,7 @@ export function decodeColumns(output: Float32Array, item: number, columns: numbe
     if (previous === 0) return;
     const text = alphabet.characters[previous] ?? '';
     const last = chars[chars.length - 1];
-    if (gapSpace >= SOFT_SPACE_PROBABILITY && text !== ' ' && last && last.text !== ' ') {
+    if (gapSpace >= SOFT_SPACE_PROBABILITY && text !== ' ' && last && last.text !== ' ' && !splitsNumber(chars[chars.length - 2], last, text)) {
       chars.push({ text: ' ', centre: gapColumn + 0.5, probability: gapSpace });
     }
     chars.push({ text, centre: (runStart + endColumn) / 2, probability: runBest });
