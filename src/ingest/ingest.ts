@@ -98,8 +98,13 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   // A page OCR found sideways comes back turned: its size is then the turned raster's, which the boxes refer to.
   const { words, width, height } = await deps.ocr.recognize(raster, signal);
   stats.ocrMs += performance.now() - started;
-  const repaired = words.map((word) => ({ ...word, text: repairConfusables(word.text) }));
-  return pageFromWords(pending.index, width, height, repaired, 'ocr');
+  const page = pageFromWords(pending.index, width, height, words, 'ocr');
+  // Repaired within their lines: a word's left neighbour can decide it ("2:21 PH" -> "PM").
+  const lines = page.lines.map((line) => {
+    const repaired = line.words.map((word, i) => ({ ...word, text: repairConfusables(word.text, line.words[i - 1]?.text) }));
+    return { ...line, words: repaired, text: repaired.map((word) => word.text).join(' ') };
+  });
+  return { ...page, lines };
 }
 
 /**

@@ -50,6 +50,21 @@ function onesAfterLowerCase(word: string): string {
   return word.replace(/1+/g, (run: string, offset: number) => (LOWER.test(word[offset - 1] ?? '') ? 'l'.repeat(run.length) : run));
 }
 
-export function repairConfusables(text: string): string {
-  return onesAfterLowerCase(osAmongDigits(zerosAmongLetters(text)));
+/** A clock time ("7:22", "12:18:24"). */
+const TIME = /^\d{1,2}:\d{2}(?::\d{2})?$/;
+
+/**
+ * "M" read as "H" after a clock time ("2:21 PH", "12:18:24PH"): PP-OCR's
+ * recogniser does this on receipt fonts; after a time it can only be AM/PM.
+ */
+function meridiemAfterTime(word: string, previous: string | undefined): string {
+  const attached = /^(\d{1,2}:\d{2}(?::\d{2})?)([AaPp])[Hh]$/.exec(word);
+  if (attached) return `${attached[1]}${attached[2]}${attached[2] === attached[2]?.toUpperCase() ? 'M' : 'm'}`;
+  if (previous !== undefined && TIME.test(previous) && /^[AaPp][Hh]$/.test(word)) return `${word[0]}${word[0] === word[0]?.toUpperCase() ? 'M' : 'm'}`;
+  return word;
+}
+
+/** The word repaired; `previous` is the word before it on its line, if any. */
+export function repairConfusables(text: string, previous?: string): string {
+  return meridiemAfterTime(onesAfterLowerCase(osAmongDigits(zerosAmongLetters(text))), previous);
 }
