@@ -190,6 +190,30 @@ describe('paddle OCR engine', function () {
     expect(engine.status()).to.include({ busy: 0, queued: 0 });
   });
 
+  it('fails the page of a worker thread that dies, replaces the thread and reads on', async () => {
+    const messages: string[] = [];
+    const logger = { info: (_: object, msg?: string) => messages.push(msg ?? ''), warn: (_: object, msg?: string) => messages.push(msg ?? '') };
+    const fragile = await PaddleEngine.create(options, logger);
+    try {
+      const job = fragile.recognize(receipt);
+      // Reach into the engine only to simulate a crash of the worker thread.
+      const internals = fragile as unknown as { slots: { thread?: { terminate(): Promise<number> } }[] };
+      await internals.slots[0]?.thread?.terminate();
+      expect((await rejectionOf(job)).message).to.include('exited');
+      expect(texts(await fragile.recognize(receipt))).to.include('TOTAL');
+      expect(messages).to.include.members(['OCR worker thread died', 'OCR worker replaced']);
+    } finally {
+      await fragile.close();
+    }
+  });
+
+  it('rejects pages after close() and is no longer ready', async () => {
+    const closing = await PaddleEngine.create(options);
+    await closing.close();
+    expect((await rejectionOf(closing.recognize(receipt))).message).to.include('closed');
+    expect(closing.status().ready).to.equal(false);
+  });
+
   it('rejects a raster whose buffer does not match its size', async () => {
     const error = await rejectionOf(engine.recognize({ width: 10, height: 10, data: new Uint8Array(5), dpi: 300 }));
     expect(error.message).to.include('10x10');
