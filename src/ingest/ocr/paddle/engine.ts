@@ -32,6 +32,8 @@ export const DEFAULT_MAX_DETECTOR_PIXELS = 700_000;
 const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
+/** How long a thread told to stop may take (it ends its current model call first) before it is terminated. */
+const STOP_GRACE_MS = 10_000;
 
 interface Slot {
   id: number;
@@ -79,17 +81,19 @@ export class PaddleEngine implements OcrEngine {
     await assertModelFilesPresent(options.files);
     const engine = new PaddleEngine(options, logger);
     const started = performance.now();
-    try {
-      await Promise.all(
-        Array.from({ length: options.workers }, (_, id) => {
-          const slot: Slot = { id, state: 'starting', thread: undefined, current: undefined, cancelled: new Int32Array(new SharedArrayBuffer(4)) };
-          engine.slots.push(slot);
-          return engine.startThread(slot);
-        }),
-      );
-    } catch (error) {
+    // Every start settles before a failure is reported: a thread torn down while ONNX Runtime
+    // loads a model aborts the whole process.
+    const starts = await Promise.allSettled(
+      Array.from({ length: options.workers }, (_, id) => {
+        const slot: Slot = { id, state: 'starting', thread: undefined, current: undefined, cancelled: new Int32Array(new SharedArrayBuffer(4)) };
+        engine.slots.push(slot);
+        return engine.startThread(slot);
+      }),
+    );
+    const failure = starts.find((start): start is PromiseRejectedResult => start.status === 'rejected');
+    if (failure) {
       await engine.close();
-      throw error;
+      throw failure.reason;
     }
     logger.info(
       { engine: 'paddle', workers: options.workers, threads: options.threads, models: options.files, ms: Math.round(performance.now() - started) },
@@ -111,10 +115,11 @@ export class PaddleEngine implements OcrEngine {
     this.queue.rejectAll(new Error('OCR engine is closed'));
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.current) this.settle(slot.current, undefined, new Error('OCR engine is closed'));
+        const running = slot.current;
+        if (running) this.settle(running, undefined, new Error('OCR engine is closed'));
         slot.current = undefined;
         slot.state = 'dead';
-        await this.stopThread(slot);
+        await this.stopThread(slot, running);
       }),
     );
   }
@@ -189,15 +194,24 @@ export class PaddleEngine implements OcrEngine {
       cancelled: slot.cancelled.buffer as SharedArrayBuffer,
     };
     const thread = new Worker(new URL('./worker.js', import.meta.url), { workerData });
+    const exited = new Promise<void>((resolveExit) => thread.once('exit', () => resolveExit()));
     return new Promise<Worker>((resolveStart, rejectStart) => {
       let started = false;
-      const timeout = setTimeout(() => fail(new Error(`OCR worker did not start within ${WORKER_START_TIMEOUT_MS} ms`)), WORKER_START_TIMEOUT_MS);
-      const fail = (error: Error) => {
+      const timeout = setTimeout(() => fail(new Error(`OCR worker did not start within ${WORKER_START_TIMEOUT_MS} ms`), 'terminate'), WORKER_START_TIMEOUT_MS);
+      /**
+       * Rejects once the thread is gone. After "failed" it exits by itself
+       * (terminating a thread inside ONNX Runtime can abort the process); a
+       * thread that never answered is terminated.
+       */
+      const fail = (error: Error, stop: 'wait' | 'terminate' = 'wait') => {
         clearTimeout(timeout);
         if (started) return;
         started = true;
-        void thread.terminate();
-        rejectStart(error);
+        const stuck = setTimeout(() => void thread.terminate(), stop === 'terminate' ? 0 : STOP_GRACE_MS);
+        void exited.then(() => {
+          clearTimeout(stuck);
+          rejectStart(error);
+        });
       };
       thread.on('message', (message: FromWorker) => {
         if (!started) {
@@ -246,15 +260,21 @@ export class PaddleEngine implements OcrEngine {
     );
   }
 
-  /** Asks the thread to release its sessions and exit; terminates it if it does not within a second. */
-  private async stopThread(slot: Slot): Promise<void> {
+  /**
+   * Asks the thread to release its sessions and exit, after abandoning any
+   * page it still reads; terminates it only if it has not exited within
+   * STOP_GRACE_MS (terminating a thread inside ONNX Runtime can abort the
+   * process).
+   */
+  private async stopThread(slot: Slot, abandoned?: PageJob): Promise<void> {
     const thread = slot.thread;
     slot.thread = undefined;
     if (!thread) return;
+    if (abandoned) Atomics.store(slot.cancelled, 0, abandoned.id);
     const exited = new Promise<void>((resolveExit) => thread.once('exit', () => resolveExit()));
     thread.postMessage({ type: 'close' } satisfies ToWorker);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([exited, new Promise<void>((resolveWait) => (timer = setTimeout(resolveWait, 1000)))]);
+    await Promise.race([exited, new Promise<void>((resolveWait) => (timer = setTimeout(resolveWait, STOP_GRACE_MS)))]);
     clearTimeout(timer);
     // Resolves at once for a thread that has already exited.
     await thread.terminate();

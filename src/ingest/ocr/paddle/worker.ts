@@ -28,16 +28,19 @@ const cancelled = new Int32Array(data.cancelled);
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 async function start(): Promise<void> {
-  let loaded: Awaited<ReturnType<typeof loadModels>>;
+  let loaded: Awaited<ReturnType<typeof loadModels>> | undefined;
   try {
     loaded = await loadModels(data.files, data.threads);
     const warm = await readPage(loaded.models, WARM_UP_RASTER, { allowTurn: true, maxDetectorPixels: data.maxDetectorPixels, checkpoint() {} });
     if (warm.words.length === 0) throw new ModelFileError(`the PP-OCR models (${data.files.detector}, ${data.files.recogniser}) read no text on the warm-up page: are they a detector and a recogniser of PP-OCR?`);
   } catch (error) {
     send({ type: 'failed', message: error instanceof Error ? error.message : String(error), modelProblem: error instanceof ModelFileError });
+    await loaded?.release();
+    // Exits by itself (nothing left on the event loop): terminating a thread that holds ONNX Runtime sessions can abort the process.
+    port!.close();
     return;
   }
-  const { models, release } = loaded;
+  const { models, release } = loaded!;
   // One page at a time: messages queue up in the port while a page is read.
   let queue = Promise.resolve();
   port!.on('message', (message: ToWorker) => {
