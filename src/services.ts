@@ -37,7 +37,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     engine,
     limits: config.limits,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
-    ocrConcurrency: config.ocr.workers + 1,
+    ocrConcurrency: ocr.status().workers + 1,
     engineReason: choice.reason,
     ocrReason,
     close: async () => {

@@ -6,6 +6,7 @@
  * languages the PP-OCR recogniser cannot write). Only the chosen engine is
  * started.
  */
+import { availableParallelism } from 'node:os';
 import type { OcrConfig } from '../../config.js';
 import { noopOcrLogger, type OcrEngine, type OcrEngineName, type OcrLogger } from './engine.js';
 import { coverageOf } from './languages.js';
@@ -58,22 +59,38 @@ function explained(engine: OcrEngine, reason: string): OcrEngine {
   };
 }
 
+/**
+ * Workers and threads when OCR_WORKERS / OCR_THREADS are not set. Tesseract
+ * reads a page on one thread: one worker per core. A paddle worker holds its
+ * own ONNX sessions and the detector's working memory (~150-250 MB each on
+ * the receipts), and ONNX Runtime spreads one page over several cores
+ * itself: one worker per two cores, each with the cores it has (on 2 cores
+ * 1 worker with 2 threads; 2 workers read pages 1.5x as fast under load but
+ * took the service from ~700 to ~960 MB peak RSS, see README).
+ */
+export function workersFor(name: OcrEngineName, config: Pick<OcrConfig, 'workers' | 'threads'>, cores = availableParallelism()): { workers: number; threads: number } {
+  if (name === 'tesseract') return { workers: config.workers ?? Math.max(1, cores), threads: 1 };
+  const workers = config.workers ?? Math.max(1, Math.round(cores / 2));
+  return { workers, threads: config.threads ?? Math.max(1, Math.floor(cores / workers)) };
+}
+
 /** Chooses, starts and warms the OCR engine; the other one is never started. */
 export async function createOcrEngine(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<{ engine: OcrEngine; reason: string }> {
   const choice = await chooseOcrEngine(config);
   logger.info({ ocrEngine: choice.name, reason: choice.reason }, 'OCR engine chosen');
+  const { workers, threads } = workersFor(choice.name, config);
   const engine: OcrEngine =
     choice.name === 'paddle'
       ? await PaddleEngine.create(
           {
             files: await paddleModelFiles(config),
-            workers: config.workers,
-            threads: config.threads,
+            workers,
+            threads,
             allowTurn: config.rotation !== 'off',
             maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS,
           },
           logger,
         )
-      : await TesseractPool.create(config, logger);
+      : await TesseractPool.create({ ...config, workers }, logger);
   return { engine: explained(engine, choice.reason), reason: choice.reason };
 }

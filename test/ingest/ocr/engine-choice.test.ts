@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type OcrConfig } from '../../../src/config.js';
-import { chooseOcrEngine, createOcrEngine } from '../../../src/ingest/ocr/index.js';
+import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr/index.js';
 import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
 
 function ocrConfig(env: Record<string, string>): OcrConfig {
@@ -66,5 +66,21 @@ describe('OCR engine choice', function () {
     } finally {
       await paddle.engine.close();
     }
+  });
+});
+
+describe('OCR workers and threads', () => {
+  it('default to a worker per core for tesseract and a worker per two cores, sharing the cores, for paddle', () => {
+    expect(workersFor('tesseract', { workers: undefined, threads: undefined }, 8)).to.deep.equal({ workers: 8, threads: 1 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 2)).to.deep.equal({ workers: 1, threads: 2 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 8)).to.deep.equal({ workers: 4, threads: 2 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 1)).to.deep.equal({ workers: 1, threads: 1 });
+  });
+
+  it('follow OCR_WORKERS and OCR_THREADS when set', () => {
+    expect(workersFor('paddle', { workers: 3, threads: undefined }, 6)).to.deep.equal({ workers: 3, threads: 2 });
+    expect(workersFor('paddle', { workers: 2, threads: 4 }, 2)).to.deep.equal({ workers: 2, threads: 4 });
+    expect(workersFor('tesseract', { workers: 3, threads: 4 }, 8)).to.deep.equal({ workers: 3, threads: 1 });
+    expect(loadConfig({}).ocr).to.include({ workers: undefined, threads: undefined });
   });
 });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, type OcrConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config.js';
 import type { Word } from '../../../src/ingest/document.js';
-import { TesseractPool } from '../../../src/ingest/ocr/tesseract/pool.js';
+import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { GreyRaster } from '../../../src/ingest/raster.js';
 import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 
-const baseConfig: OcrConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
+const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
 
 function wordNamed(words: Word[], text: string): Word {
   const word = words.find((candidate) => candidate.text === text);

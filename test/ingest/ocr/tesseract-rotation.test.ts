@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { ConfigError, loadConfig, type OcrConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/config.js';
 import type { DecodedFile } from '../../../src/ingest/decode.js';
 import { ingestFiles } from '../../../src/ingest/ingest.js';
 import { rotateRaster } from '../../../src/ingest/ocr/rotate-raster.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
-import { TesseractPool } from '../../../src/ingest/ocr/tesseract/pool.js';
+import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { PdfProcessor } from '../../../src/ingest/pdf.js';
 import type { GreyRaster } from '../../../src/ingest/raster.js';
 import { makeTextRaster, RECEIPT_LINES } from '../../fixtures/images.js';
@@ -55,7 +55,7 @@ describe('rotateRaster', () => {
 
 describe('OCR_ROTATION', function () {
   this.timeout(60_000);
-  const baseConfig: OcrConfig = { ...loadConfig({}).ocr, workers: 1 };
+  const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 1 };
   const clean = makeTextRaster(LINES);
   /** Text reading bottom to top, as a page photographed sideways without EXIF orientation. */
   const sideways = rotateRaster(clean, 270);

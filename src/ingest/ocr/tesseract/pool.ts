@@ -15,6 +15,9 @@ const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed or recycled worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
 
+/** The OCR settings with the worker count decided (ingest/ocr/index.ts workersFor). */
+export type TesseractConfig = OcrConfig & { workers: number };
+
 /** The bundled offline English model (@tesseract.js-data/eng, best_int). */
 export function defaultLangPath(): string {
   const require = createRequire(import.meta.url);
@@ -65,12 +68,12 @@ export class TesseractPool implements OcrEngine {
   );
 
   private constructor(
-    private readonly config: OcrConfig,
+    private readonly config: TesseractConfig,
     private readonly langPath: string,
     private readonly logger: OcrLogger,
   ) {}
 
-  static async create(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<TesseractPool> {
+  static async create(config: TesseractConfig, logger: OcrLogger = noopOcrLogger): Promise<TesseractPool> {
     const langPath = resolve(config.langPath ?? defaultLangPath());
     await assertLanguageDataPresent(langPath, config.langs);
     const pool = new TesseractPool(config, langPath, logger);
