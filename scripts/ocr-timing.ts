@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
-import { createOcrEngine, type OcrEngine } from '../src/ingest/ocr/index.js';
+import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr/index.js';
 import { percentile } from './eval/report.js';
 
 const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif' };
@@ -58,7 +58,8 @@ async function main(): Promise<void> {
     paddle: (await createOcrEngine({ ...config.ocr, engine: 'paddle' })).engine,
     tesseract: (await createOcrEngine({ ...config.ocr, engine: 'tesseract' })).engine,
   };
-  process.stdout.write(`ocr-timing: OCR_WORKERS=${config.ocr.workers} OCR_THREADS=${config.ocr.threads} OCR_ROTATION=${config.ocr.rotation}, one page at a time\n`);
+  const paddle = workersFor('paddle', config.ocr);
+  process.stdout.write(`ocr-timing: paddle ${paddle.workers} worker(s) x ${paddle.threads} threads, tesseract ${workersFor('tesseract', config.ocr).workers} worker(s), OCR_ROTATION=${config.ocr.rotation}, one page at a time\n`);
   try {
     for (const dir of positionals) {
       const timings: Timing[] = [];
