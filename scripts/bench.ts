@@ -111,79 +111,34 @@ async function benchOcrEngines(inputs: { label: string; raster: GreyRaster; runs
   }
 }
 
-/** Pages per second of a pool of `cores` workers against one worker, per engine. */
+/** Seconds per page of `engine` reading `pages` copies of the raster at once (median of 3 rounds). */
+async function secondsPerPage(engine: OcrEngine, raster: GreyRaster, pages: number): Promise<number> {
+  await Promise.all(Array.from({ length: pages }, () => engine.recognize(raster)));
+  const rounds: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const [, ms] = await timed(() => Promise.all(Array.from({ length: pages }, () => engine.recognize(raster))));
+    rounds.push(ms / 1000 / pages);
+  }
+  return percentile(rounds, 0.5) ?? NaN;
+}
+
+/** Seconds per page with one worker against a pool of `cores` workers kept busy, per engine (threads as the engine sets them). */
 async function benchOcrPools(raster: GreyRaster, label: string): Promise<void> {
+  const config = loadConfig(process.env).ocr;
   for (const name of ENGINES) {
-    const single = await startEngine(name, 1);
-    await single.recognize(raster);
-    const singleTimes: number[] = [];
-    for (let i = 0; i < 3; i++) singleTimes.push((await timed(() => single.recognize(raster)))[1]);
-    await single.close();
-    const perPageSingle = (percentile(singleTimes, 0.5) ?? NaN) / 1000;
-    const pool = await startEngine(name, cores);
-    const pages = cores * 3;
-    await Promise.all(Array.from({ length: cores }, () => pool.recognize(raster)));
-    const [, ms] = await timed(() => Promise.all(Array.from({ length: pages }, () => pool.recognize(raster))));
-    await pool.close();
-    const perPagePool = ms / 1000 / pages;
-    report(`OCR pool ${name}, ${label}, ${cores} workers`, `${perPagePool.toFixed(2)} s/page against ${perPageSingle.toFixed(2)} with 1 worker (${(perPageSingle / perPagePool).toFixed(2)}x)`);
+    const single = workersFor(name, { workers: 1, threads: config.threads });
+    const pool = workersFor(name, { workers: cores, threads: config.threads });
+    const one = await startEngine(name, 1);
+    const perPageSingle = await secondsPerPage(one, raster, 1);
+    await one.close();
+    const many = await startEngine(name, cores);
+    const perPagePool = await secondsPerPage(many, raster, cores * 2);
+    await many.close();
+    report(
+      `OCR pool ${name}, ${label}, ${pool.workers}x${pool.threads} vs ${single.workers}x${single.threads} threads`,
+      `${perPagePool.toFixed(2)} s/page against ${perPageSingle.toFixed(2)} (${(perPageSingle / perPagePool).toFixed(2)}x)`,
+    );
   }
-}
-
-function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): void {
-  const which = spawnSync('which', ['tesseract'], { encoding: 'utf8' });
-  if (which.status !== 0) {
-    report('native tesseract', 'not installed, skipped');
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
-  const path = join(dir, 'page.pgm');
-  writeFileSync(path, encodePgm(raster));
-  // The same model tesseract.js uses (best_int), so the ratio compares engines, not models.
-  writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(defaultLangPath(), 'eng.traineddata.gz'))));
-  const args = [path, '-', '--tessdata-dir', dir, '--dpi', String(raster.dpi), '--psm', PAGE_SEGMENTATION_MODE, '-l', 'eng'];
-  const run = () => execFileSync('tesseract', args, { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-  run();
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    run();
-    times.push(performance.now() - started);
-  }
-  const native = (percentile(times, 0.5) ?? NaN) / 1000;
-  report('native tesseract, same A4 page, 1 thread', `${native.toFixed(2)} s/page (tesseract.js is ${(jsSecondsPerPage / native).toFixed(2)}x its time)`);
-}
-
-async function benchHttp(): Promise<void> {
-  const apiKey = 'bench-key';
-  const config = loadConfig({ ...process.env, API_KEYS: apiKey });
-  const services = await startServices(config, silentLogger());
-  const app = createApp({ config, pipeline: services, logger: silentLogger() });
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as import('node:net').AddressInfo;
-  const url = `http://127.0.0.1:${port}/v1/`;
-  const schema = { type: 'object', properties: { total: { type: 'number', description: 'Total amount' }, date: { type: 'string', format: 'date' }, invoice_number: { type: 'string' } } };
-  const requests: Array<[string, string, Buffer, number]> = [
-    ['image request (receipt PNG, OCR)', 'image/png', await makeReceiptImage('png'), 10],
-    ['PDF request (born-digital invoice)', 'application/pdf', await makeInvoicePdf(), 30],
-    ['PDF request (scanned A4 page, OCR)', 'application/pdf', await makeScannedPdf(['INVOICE 2024-0042', 'Date 2024-03-14', 'Total due 76.20']), 5],
-  ];
-  for (const [label, mimeType, bytes, runs] of requests) {
-    const body = JSON.stringify({ schema, contents: [{ mimeType, data: bytes.toString('base64') }] });
-    const times: number[] = [];
-    for (let i = 0; i <= runs; i++) {
-      const started = performance.now();
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
-      await response.text();
-      if (response.status !== 200) throw new Error(`${label}: HTTP ${response.status}`);
-      if (i > 0) times.push(performance.now() - started); // the first run warms caches
-    }
-    report(`HTTP ${label}`, `median ${((percentile(times, 0.5) ?? NaN) / 1000).toFixed(3)} s, p95 ${((percentile(times, 0.95) ?? NaN) / 1000).toFixed(3)} s (${runs} runs)`);
-  }
-  server.close();
-  await services.close();
 }
 
 /**
