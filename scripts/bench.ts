@@ -141,6 +141,62 @@ async function benchOcrPools(raster: GreyRaster, label: string): Promise<void> {
   }
 }
 
+function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): void {
+  const which = spawnSync('which', ['tesseract'], { encoding: 'utf8' });
+  if (which.status !== 0) {
+    report('native tesseract', 'not installed, skipped');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
+  const path = join(dir, 'page.pgm');
+  writeFileSync(path, encodePgm(raster));
+  // The same model tesseract.js uses (best_int), so the ratio compares engines, not models.
+  writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(defaultLangPath(), 'eng.traineddata.gz'))));
+  const args = [path, '-', '--tessdata-dir', dir, '--dpi', String(raster.dpi), '--psm', PAGE_SEGMENTATION_MODE, '-l', 'eng'];
+  const run = () => execFileSync('tesseract', args, { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+  run();
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    run();
+    times.push(performance.now() - started);
+  }
+  const native = (percentile(times, 0.5) ?? NaN) / 1000;
+  report('native tesseract, same A4 page, 1 thread', `${native.toFixed(2)} s/page (tesseract.js is ${(jsSecondsPerPage / native).toFixed(2)}x its time)`);
+}
+
+async function benchHttp(): Promise<void> {
+  const apiKey = 'bench-key';
+  const config = loadConfig({ ...process.env, API_KEYS: apiKey });
+  const services = await startServices(config, silentLogger());
+  const app = createApp({ config, pipeline: services, logger: silentLogger() });
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as import('node:net').AddressInfo;
+  const url = `http://127.0.0.1:${port}/v1/`;
+  const schema = { type: 'object', properties: { total: { type: 'number', description: 'Total amount' }, date: { type: 'string', format: 'date' }, invoice_number: { type: 'string' } } };
+  const requests: Array<[string, string, Buffer, number]> = [
+    ['image request (receipt PNG, OCR)', 'image/png', await makeReceiptImage('png'), 10],
+    ['PDF request (born-digital invoice)', 'application/pdf', await makeInvoicePdf(), 30],
+    ['PDF request (scanned A4 page, OCR)', 'application/pdf', await makeScannedPdf(['INVOICE 2024-0042', 'Date 2024-03-14', 'Total due 76.20']), 5],
+  ];
+  for (const [label, mimeType, bytes, runs] of requests) {
+    const body = JSON.stringify({ schema, contents: [{ mimeType, data: bytes.toString('base64') }] });
+    const times: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      const started = performance.now();
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+      await response.text();
+      if (response.status !== 200) throw new Error(`${label}: HTTP ${response.status}`);
+      if (i > 0) times.push(performance.now() - started); // the first run warms caches
+    }
+    report(`HTTP ${label}`, `median ${((percentile(times, 0.5) ?? NaN) / 1000).toFixed(3)} s, p95 ${((percentile(times, 0.95) ?? NaN) / 1000).toFixed(3)} s (${runs} runs)`);
+  }
+  server.close();
+  await services.close();
+}
+
 /**
  * Child mode (`--service-rss <engine>`): the service with that OCR engine
  * answers 20 requests with the receipt photo, two at a time; prints its
