@@ -8,7 +8,7 @@
  * engine. Fixtures are generated, as in the tests.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -86,29 +86,40 @@ async function startEngine(name: EngineName, workers: number): Promise<OcrEngine
   return (await createOcrEngine({ ...config.ocr, engine: name, workers })).engine;
 }
 
-/** Median seconds per page over `runs` readings of each input, both engines on the same inputs, one page at a time. */
+/**
+ * Median seconds per page over `runs` readings of each input, both engines
+ * on the same inputs, one page at a time; with the CPU seconds the whole
+ * process spent on it (all threads), which other processes on the machine
+ * do not inflate the way they inflate wall-clock time.
+ */
 async function benchOcrEngines(inputs: { label: string; raster: GreyRaster; runs: number }[]): Promise<void> {
   const { threads } = workersFor('paddle', { workers: 1, threads: loadConfig(process.env).ocr.threads });
-  process.stdout.write(`\nOCR, one page at a time, 1 worker (paddle with ${threads} ONNX Runtime threads), median seconds per page:\n`);
-  process.stdout.write(`${'input'.padEnd(44)} ${'paddle'.padStart(8)} ${'tesseract'.padStart(10)} ${'paddle/tesseract'.padStart(17)}\n`);
+  process.stdout.write(`\nOCR, one page at a time, 1 worker (paddle with ${threads} ONNX Runtime threads), median per page, wall seconds (CPU seconds):\n`);
+  process.stdout.write(`${'input'.padEnd(44)} ${'paddle'.padStart(13)} ${'tesseract'.padStart(13)} ${'paddle/tesseract'.padStart(18)}\n`);
   const engines = { paddle: await startEngine('paddle', 1), tesseract: await startEngine('tesseract', 1) };
   try {
     for (const { label, raster, runs } of inputs) {
       const seconds: Record<EngineName, number[]> = { paddle: [], tesseract: [] };
+      const cpu: Record<EngineName, number[]> = { paddle: [], tesseract: [] };
       for (let run = 0; run < runs; run++) {
         // Alternating which engine goes first spreads any drift in the machine's load over both.
         for (const name of run % 2 === 0 ? ENGINES : [...ENGINES].reverse()) {
+          const cpuBefore = process.cpuUsage();
           const [, ms] = await timed(() => engines[name].recognize(raster));
+          const used = process.cpuUsage(cpuBefore);
           seconds[name].push(ms / 1000);
+          cpu[name].push((used.user + used.system) / 1e6);
         }
       }
-      const paddle = percentile(seconds.paddle, 0.5) ?? NaN;
-      const tesseract = percentile(seconds.tesseract, 0.5) ?? NaN;
-      process.stdout.write(`${label.padEnd(44)} ${paddle.toFixed(2).padStart(8)} ${tesseract.toFixed(2).padStart(10)} ${(paddle / tesseract).toFixed(2).padStart(17)}\n`);
+      const median = (values: number[]) => percentile(values, 0.5) ?? NaN;
+      const cell = (name: EngineName) => `${median(seconds[name]).toFixed(2)} (${median(cpu[name]).toFixed(2)})`;
+      const ratio = `${(median(seconds.paddle) / median(seconds.tesseract)).toFixed(2)} (${(median(cpu.paddle) / median(cpu.tesseract)).toFixed(2)})`;
+      process.stdout.write(`${label.padEnd(44)} ${cell('paddle').padStart(13)} ${cell('tesseract').padStart(13)} ${ratio.padStart(18)}\n`);
     }
   } finally {
     await Promise.all([engines.paddle.close(), engines.tesseract.close()]);
   }
+  process.stdout.write(`(load average while measuring: ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cores} cores)\n`);
 }
 
 /** Seconds per page of `engine` reading `pages` copies of the raster at once (median of 3 rounds). */
