@@ -64,6 +64,14 @@ describe('RulesEngine', () => {
     expect(await extract(buildDocument(invoiceLines), invoiceSchema)).to.deep.equal(invoiceExpected);
   });
 
+  it("leaves the document's title, printed beside the name on the same line, out of the seller's name", async () => {
+    const schema: JsonSchema = { type: 'object', properties: { seller: { type: 'string', description: 'Name of the company that issued the invoice' } } };
+    for (const title of ['INVOICE', 'TAX INVOICE', 'Receipt']) {
+      const document = buildDocument([`Acme Tools Ltd                          ${title}`, '1 Forge Lane, Sheffield S1 2AB', 'Invoice number: INV-2024-0042', 'Total due   76.20']);
+      expect(await extract(document, schema), title).to.deep.equal({ seller: 'Acme Tools Ltd' });
+    }
+  });
+
   it('reads table columns by position when a row leaves a cell empty and a description wraps', async () => {
     const document = buildDocument([
       'Item                         Qty      Price',

@@ -47,8 +47,21 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   const next = top[best.at + 1];
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
   if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
-  const text = picked.map((line) => stripRegistration(mainText(line))).join(' ').replace(/\s+/g, ' ').trim();
+  const text = picked.map(nameText).join(' ').replace(/\s+/g, ' ').trim();
   return text ? { text, lines: picked, competition } : undefined;
+}
+
+/**
+ * The title of the document ("INVOICE", "Tax Invoice", "RECEIPT"), printed
+ * in its own cell beside the name on the same line, is not part of the name.
+ */
+const DOCUMENT_TITLE = /^(?:tax\s+|sales\s+|cash\s+|official\s+)?(?:invoice|receipt|bill|quotation|quote|statement|credit\s+note|delivery\s+note|pro[\s-]?forma(?:\s+invoice)?)$/i;
+
+/** A header line's name: its main text without a document title cell and registration numbers. */
+function nameText(line: RuleLine): string {
+  const cells = line.cells.filter((cell) => !DOCUMENT_TITLE.test(cell.text.trim()));
+  const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
+  return stripRegistration(mainText(untitled));
 }
 
 /** An address and the lines it was read from. */
@@ -86,7 +99,7 @@ function lineHeight(line: RuleLine): number {
 const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
 
 function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
-  const text = stripRegistration(mainText(line));
+  const text = nameText(line);
   const visible = [...text.replace(/\s/g, '')];
   const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
   if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;
