@@ -209,43 +209,24 @@ async function benchHttp(): Promise<void> {
 }
 
 /**
- * Child mode (`--service-rss <engine>`): the service with that OCR engine
- * answers 20 requests with the receipt photo, two at a time; prints its
- * peak RSS in MB. A separate process, so one engine's memory does not hide
- * the other's.
+ * Peak RSS of the service after 20 photo requests, per engine, each in a
+ * process of its own (scripts/service-rss.ts) with MALLOC_ARENA_MAX as
+ * `npm start` and the image set it (2, unless the environment sets it).
  */
-async function serviceRss(engine: EngineName): Promise<void> {
-  const apiKey = 'bench-key';
-  const config = loadConfig({ ...process.env, API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
-  const services = await startServices(config, silentLogger());
-  const app = createApp({ config, pipeline: services, logger: silentLogger() });
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as import('node:net').AddressInfo;
-  const body = JSON.stringify({ schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [{ mimeType: 'image/jpeg', data: (await makeReceiptPhoto()).toString('base64') }] });
-  const post = async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
-    await response.text();
-    if (response.status !== 200 || response.headers.get('x-docshape-ocr') !== engine) throw new Error(`HTTP ${response.status}, OCR ${response.headers.get('x-docshape-ocr')}`);
-  };
-  for (let i = 0; i < 10; i++) await Promise.all([post(), post()]);
-  process.stdout.write(`${JSON.stringify({ engine, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), rssNowMb: Math.round(process.memoryUsage().rss / 1024 / 1024) })}\n`);
-  server.close();
-  await services.close();
-}
-
-function benchServiceRss(): void {
+async function benchServiceRss(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
+  const photo = join(dir, 'receipt-photo.jpg');
+  writeFileSync(photo, await makeReceiptPhoto());
+  const script = fileURLToPath(new URL('./service-rss.js', import.meta.url));
+  const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
   for (const engine of ENGINES) {
-    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--service-rss', engine], { encoding: 'utf8', env: process.env });
+    const output = execFileSync(process.execPath, [script, engine, photo], { encoding: 'utf8', env });
     const { peakRssMb, rssNowMb } = JSON.parse(output.trim().split('\n').pop() as string) as { peakRssMb: number; rssNowMb: number };
-    report(`service peak RSS, OCR_ENGINE=${engine}, after 20 photo requests`, `${peakRssMb} MB (now ${rssNowMb} MB)`);
+    report(`service peak RSS, OCR_ENGINE=${engine}, after 20 photo requests`, `${peakRssMb} MB (now ${rssNowMb} MB; MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX})`);
   }
 }
 
 async function main(): Promise<void> {
-  const child = process.argv.indexOf('--service-rss');
-  if (child >= 0) return serviceRss(process.argv[child + 1] as EngineName);
   process.stdout.write(`docshape bench: node ${process.version}, ${cores} cores\n\n`);
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
@@ -277,7 +258,7 @@ async function main(): Promise<void> {
     await native.close();
   }
   await benchHttp();
-  benchServiceRss();
+  await benchServiceRss();
   report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 

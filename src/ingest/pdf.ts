@@ -26,6 +26,12 @@ export interface PdfProcessorOptions {
 }
 
 const DEFAULT_TASK_TIMEOUT_MS = 120_000;
+/**
+ * A pdf.js thread idle this long exits. Threads start with the first PDF
+ * task, not with the service: each holds ~45 MB, which a service reading
+ * only photos never needs; starting one costs the first PDF ~0.1-0.3 s.
+ */
+const IDLE_WORKER_EXIT_MS = 60_000;
 
 function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
   switch (failure.kind) {
@@ -67,8 +73,9 @@ export class PdfProcessor {
     this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, ...options };
     this.pool = new Piscina({
       filename: fileURLToPath(new URL('./pdf-worker.js', import.meta.url)),
-      minThreads: options.workers,
+      minThreads: 0,
       maxThreads: options.workers,
+      idleTimeout: IDLE_WORKER_EXIT_MS,
       concurrentTasksPerWorker: 1,
     });
     // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.

@@ -62,10 +62,13 @@ export interface PaddleReading {
 const RECOGNISER_BATCH = 6;
 /**
  * A batch holds at most this many columns (lines x width): the recogniser's
- * working memory grows with them (6 lines of 2000 columns took 270 MB, which
- * the allocator keeps), while 4800 columns cost about 60 MB.
+ * working memory grows with them (6 lines of 800 columns took ~75 MB, 2400
+ * columns ~45 MB), while the time per column is the same from 1 line of 300
+ * columns up (and grows past ~3000 columns).
  */
-const MAX_BATCH_COLUMNS = 4800;
+const MAX_BATCH_COLUMNS = 2400;
+/** A line this much wider than the narrowest of its batch starts the next batch: the rest of the batch would be padded to its width. */
+const MAX_BATCH_WIDTH_RATIO = 1.25;
 const CLASSIFIER_BATCH = 16;
 /** A line the classifier calls upside down with less confidence than this is read as it is (PaddleOCR's cls_thresh). */
 const UPSIDE_DOWN_CONFIDENCE = 0.9;
@@ -141,14 +144,20 @@ interface LineReading {
   confidence: number;
 }
 
-/** Lines (indices sorted by width) in batches of up to RECOGNISER_BATCH lines and MAX_BATCH_COLUMNS columns; a wider line goes alone. */
+/**
+ * Lines (indices sorted by width) in batches of up to RECOGNISER_BATCH lines
+ * and MAX_BATCH_COLUMNS columns, of widths within MAX_BATCH_WIDTH_RATIO; a
+ * wider line goes alone.
+ */
 function batchesOf(order: number[], widths: number[]): number[][] {
   const batches: number[][] = [];
   let current: number[] = [];
   for (const line of order) {
-    // Sorted by width, so the line joining a batch is its widest.
-    const columns = (current.length + 1) * (widths[line] as number);
-    if (current.length > 0 && (current.length === RECOGNISER_BATCH || columns > MAX_BATCH_COLUMNS)) {
+    // Sorted by width, so the line joining a batch is its widest and the first its narrowest.
+    const width = widths[line] as number;
+    const columns = (current.length + 1) * width;
+    const narrowest = current.length > 0 ? (widths[current[0] as number] as number) : width;
+    if (current.length > 0 && (current.length === RECOGNISER_BATCH || columns > MAX_BATCH_COLUMNS || width > MAX_BATCH_WIDTH_RATIO * narrowest)) {
       batches.push(current);
       current = [];
     }

@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import ort from 'onnxruntime-node';
+import { OnnxGraph } from '../../../src/ingest/ocr/paddle/onnx-graph.js';
+import { MessageWriter } from '../../../src/ingest/ocr/paddle/onnx-protobuf.js';
+import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
+import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
+
+/** Deterministic values in [-1.2, 1.2] with some structure, like a normalised text strip. */
+function sampleInput(length: number): Float32Array {
+  const data = new Float32Array(length);
+  let seed = 7;
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    data[i] = ((i % 97) / 48 - 1) * 0.8 + (seed / 0x7fffffff - 0.5) * 0.8;
+  }
+  return data;
+}
+
+async function run(model: Uint8Array, dims: number[]): Promise<Float32Array> {
+  const session = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
+  try {
+    const input = new ort.Tensor('float32', sampleInput(dims.reduce((a, b) => a * b, 1)), dims);
+    const output = (await session.run({ [session.inputNames[0] as string]: input }))[session.outputNames[0] as string] as ort.Tensor;
+    return output.data as Float32Array;
+  } finally {
+    await session.release();
+  }
+}
+
+function maxDifference(a: Float32Array, b: Float32Array): number {
+  expect(a.length).to.equal(b.length);
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs((a[i] as number) - (b[i] as number)));
+  return max;
+}
+
+const opTypes = (model: Uint8Array) => new OnnxGraph(model).nodes.map((node) => node.opType);
+
+// A small model written field by field (onnx.proto numbers), so the test needs no ONNX tooling.
+const FLOAT = 1;
+function tensor(name: string, dims: number[], values: number[]): Uint8Array {
+  const raw = new Uint8Array(new Float32Array(values).buffer);
+  const writer = new MessageWriter();
+  for (const dim of dims) writer.varint(1, dim);
+  return writer.varint(2, FLOAT).string(8, name).bytes(9, raw).finish();
+}
+function node(op: string, inputs: string[], outputs: string[], attributes: Uint8Array[] = []): Uint8Array {
+  const writer = new MessageWriter();
+  inputs.forEach((input) => writer.string(1, input));
+  outputs.forEach((output) => writer.string(2, output));
+  writer.string(4, op);
+  attributes.forEach((attribute) => writer.bytes(5, attribute));
+  return writer.finish();
+}
+function floatAttribute(name: string, value: number): Uint8Array {
+  return new MessageWriter().string(1, name).float(2, value).varint(20, 1).finish();
+}
+function intsAttribute(name: string, values: number[]): Uint8Array {
+  const writer = new MessageWriter().string(1, name);
+  values.forEach((value) => writer.varint(8, value));
+  return writer.varint(20, 7).finish();
+}
+function valueInfo(name: string, dims: number[]): Uint8Array {
+  const shape = new MessageWriter();
+  dims.forEach((dim) => shape.bytes(1, new MessageWriter().varint(1, dim).finish()));
+  const tensorType = new MessageWriter().varint(1, FLOAT).bytes(2, shape.finish()).finish();
+  return new MessageWriter().string(1, name).bytes(2, new MessageWriter().bytes(1, tensorType).finish()).finish();
+}
+function model(opset: number, nodes: Uint8Array[], initializers: Uint8Array[], outputs: string[], channels: number): Uint8Array {
+  const graph = new MessageWriter();
+  nodes.forEach((n) => graph.bytes(1, n));
+  graph.string(2, 'test');
+  initializers.forEach((t) => graph.bytes(5, t));
+  graph.bytes(11, valueInfo('x', [1, 2, 5, 6]));
+  outputs.forEach((output) => graph.bytes(12, valueInfo(output, [1, channels, 5, 6])));
+  return new MessageWriter().varint(1, 7).bytes(7, graph.finish()).bytes(8, new MessageWriter().varint(2, opset).finish()).finish();
+}
+
+/**
+ * x -> Conv -> Mul(0.5) -> Add(0.25) -> hard-swish (Add 3, Clip 0..6, Mul, Div 6) -> y,
+ * the way paddle2onnx writes PP-LCNet blocks; `opset` 9 gives Clip its bounds as
+ * attributes, 11 as inputs.
+ */
+function convBlock(opset: number): Uint8Array {
+  const weights = Array.from({ length: 3 * 2 * 3 * 3 }, (_, i) => ((i * 7) % 11) / 10 - 0.5);
+  const clip = opset < 11 ? node('Clip', ['shifted'], ['clipped'], [floatAttribute('min', 0), floatAttribute('max', 6)]) : node('Clip', ['shifted', 'zero', 'six'], ['clipped']);
+  const nodes = [
+    node('Conv', ['x', 'w', 'b'], ['conv'], [intsAttribute('kernel_shape', [3, 3]), intsAttribute('pads', [1, 1, 1, 1])]),
+    node('Mul', ['half', 'conv'], ['scaled']),
+    node('Add', ['scaled', 'quarter'], ['affine']),
+    node('Add', ['affine', 'three'], ['shifted']),
+    clip,
+    node('Mul', ['affine', 'clipped'], ['gated']),
+    node('Div', ['gated', 'six'], ['y']),
+  ];
+  const initializers = [
+    tensor('w', [3, 2, 3, 3], weights),
+    tensor('b', [3], [0.1, -0.2, 0.3]),
+    tensor('half', [1], [0.5]),
+    tensor('quarter', [1], [0.25]),
+    tensor('three', [], [3]),
+    tensor('six', [], [6]),
+    ...(opset < 11 ? [] : [tensor('zero', [], [0])]),
+  ];
+  return model(opset, nodes, initializers, ['y'], 3);
+}
+
+describe('paddle OCR: model rewrites', function () {
+  this.timeout(60_000);
+
+  for (const opset of [9, 11]) {
+    it(`folds a convolution's scale and bias into it and writes hard-swish as HardSigmoid x Mul (opset ${opset}), same outputs`, async () => {
+      const original = convBlock(opset);
+      const simplified = simplifyModel(original);
+      expect(simplified.foldedIntoConv).to.equal(2);
+      expect(simplified.hardSwishes).to.equal(1);
+      expect(opTypes(simplified.model)).to.deep.equal(['Conv', 'HardSigmoid', 'Mul']);
+      expect(maxDifference(await run(original, [1, 2, 5, 6]), await run(simplified.model, [1, 2, 5, 6]))).to.be.below(1e-5);
+    });
+  }
+
+  it('leaves a convolution whose output is also read elsewhere as it is', async () => {
+    const weights = tensor('w', [2, 2, 1, 1], [1, 0.5, -0.5, 1]);
+    const original = model(
+      11,
+      [node('Conv', ['x', 'w'], ['conv']), node('Mul', ['conv', 'two'], ['doubled']), node('Add', ['doubled', 'conv'], ['y'])],
+      [weights, tensor('two', [1], [2])],
+      ['y'],
+      2,
+    );
+    const simplified = simplifyModel(original);
+    expect(simplified.foldedIntoConv).to.equal(0);
+    expect(simplified.model).to.equal(original);
+  });
+
+  it('does not fold a per-channel factor that is no scalar', () => {
+    const original = model(
+      11,
+      [node('Conv', ['x', 'w'], ['conv']), node('Mul', ['conv', 'factors'], ['y'])],
+      [tensor('w', [2, 2, 1, 1], [1, 0.5, -0.5, 1]), tensor('factors', [1, 2, 1, 1], [2, 3])],
+      ['y'],
+      2,
+    );
+    expect(simplifyModel(original).foldedIntoConv).to.equal(0);
+  });
+
+  it('throws on bytes that are no model, so the caller hands them to ONNX Runtime for its own error', () => {
+    expect(() => simplifyModel(new TextEncoder().encode('this is not an ONNX model at all'))).to.throw();
+  });
+
+  const bundled = bundledModelFiles();
+  const cases = [
+    { role: 'recogniser', path: bundled.recogniser, dims: [2, 3, 48, 320] },
+    { role: 'detector', path: bundled.detector, dims: [1, 3, 256, 192] },
+    { role: 'classifier', path: bundled.classifier as string, dims: [2, 3, 48, 192] },
+  ];
+  for (const { role, path, dims } of cases) {
+    it(`gives the bundled PP-OCR ${role} the same outputs without its four-operator hard-swishes`, async () => {
+      const original = await readFile(path);
+      const simplified = simplifyModel(original);
+      expect(simplified.hardSwishes).to.be.greaterThan(10);
+      const before = opTypes(original);
+      const after = opTypes(simplified.model);
+      expect(after.filter((op) => op === 'Clip')).to.have.length(before.filter((op) => op === 'Clip').length - simplified.hardSwishes);
+      expect(after.length).to.be.below(before.length);
+      expect(maxDifference(await run(original, dims), await run(simplified.model, dims))).to.be.below(1e-4);
+    });
+  }
+});
