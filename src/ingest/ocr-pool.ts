@@ -6,6 +6,7 @@ import Tesseract from 'tesseract.js';
 import type { OcrConfig } from '../config.js';
 import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith, type OcrResult } from './ocr-page.js';
 import { WARM_UP_RASTER } from './ocr-warmup.js';
+import { shrinkToSide } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
 
 export type { OcrResult } from './ocr-page.js';
@@ -22,6 +23,13 @@ export interface OcrPoolStatus {
   queued: number;
   jobsDone: number;
 }
+
+/**
+ * Tesseract (Leptonica) fails a job whose raster has a side over this many
+ * pixels (a 2 x 30,000 px GIF, upscaled for OCR, made every request with it a
+ * 500). Such rasters are shrunk to fit first.
+ */
+export const MAX_OCR_SIDE = 32_767;
 
 /** A worker that cannot even start within this time is treated as failed, so create() never hangs. */
 const WORKER_START_TIMEOUT_MS = 60_000;
@@ -136,6 +144,9 @@ export class OcrPool {
     }
     if (!this.slots.some((slot) => slot.state !== 'dead')) {
       return Promise.reject(new Error('OCR pool has no working workers'));
+    }
+    if (Math.max(raster.width, raster.height) > MAX_OCR_SIDE) {
+      return shrinkToSide(raster, MAX_OCR_SIDE).then((fitting) => this.recognize(fitting, signal));
     }
     return new Promise<OcrResult>((resolveJob, rejectJob) => {
       const onAbort = (): void => this.abortJob(job);

@@ -114,6 +114,20 @@ export async function prepareForOcr(frame: GreyFrame, density: number | undefine
   return { width: info.width, height: info.height, data, dpi: dpiFor(density, scale) };
 }
 
+/** The raster shrunk (keeping its aspect) so that neither side exceeds `maxSide`; itself when it already fits. */
+export async function shrinkToSide(raster: GreyRaster, maxSide: number): Promise<GreyRaster> {
+  const scale = maxSide / Math.max(raster.width, raster.height);
+  if (scale >= 1) return raster;
+  const width = Math.max(1, Math.floor(raster.width * scale));
+  const height = Math.max(1, Math.floor(raster.height * scale));
+  const data = await sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 1 }, limitInputPixels: false })
+    .resize({ width, height, fit: 'fill' })
+    .toColourspace('b-w')
+    .raw({ depth: 'uchar' })
+    .toBuffer();
+  return { width, height, data, dpi: Math.max(1, Math.round(raster.dpi * scale)) };
+}
+
 export type Thresholding = 'otsu' | 'sauvola';
 
 const GRID = 16;
