@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { RulesEngine } from '../../src/engines/rules/index.js';
+import { finalize } from '../../src/extract/finalize.js';
+import { compileCallerSchema } from '../../src/extract/schema.js';
+import { renderLayoutText } from '../../src/ingest/layout.js';
+import { buildDocument } from '../helpers/document-builder.js';
+
+/** Every kind of value the rules engine looks for, so that every one of its patterns reads the long lines. */
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string', description: 'Invoice number' },
+    date: { type: 'string', description: 'Invoice date as YYYY-MM-DD' },
+    time: { type: 'string', format: 'time' },
+    email: { type: 'string', format: 'email' },
+    website: { type: 'string', format: 'uri' },
+    phone: { type: 'string', description: 'Phone number' },
+    total: { type: 'number', description: 'Total amount' },
+    company: { type: 'string', description: 'Company name' },
+    address: { type: 'string', description: 'Store address' },
+    disclosing_party: { type: 'string', description: 'The disclosing party' },
+    governing_law: { type: 'string', description: 'State whose laws govern the agreement' },
+    term: { type: 'string', description: 'Term duration' },
+    items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, amount: { type: 'number' } } } },
+  },
+};
+
+/** Tokens that made a pattern or a loop of the engine quadratic in the length of a line, each named after what it hit. */
+const TOKENS: Array<[string, string]> = [
+  ['Corp', 'city-and-postcode patterns rescanning a run of letters from each letter'],
+  ['x', 'the e-mail pattern rescanning a run of name characters'],
+];
+
+describe('rules engine on very long lines', function () {
+  const LENGTH = 100_000;
+  const compiled = compileCallerSchema(SCHEMA);
+
+  for (const [token, cause] of TOKENS) {
+    it(`reads three ${LENGTH}-character lines of ${JSON.stringify(token)} in linear time (was: ${cause})`, async function () {
+      this.timeout(60_000);
+      const text = token.repeat(Math.ceil(LENGTH / token.length)).slice(0, LENGTH);
+      const document = buildDocument([text, `Total: ${text}`, `This Agreement is governed by the laws of ${text}`]);
+      const started = performance.now();
+      const candidate = await new RulesEngine().extract({ document, layoutText: renderLayoutText(document), schema: SCHEMA, signal: new AbortController().signal });
+      finalize(candidate, compiled);
+      // linear: about a second at most here; the quadratic versions took from 15 s to hours
+      expect(performance.now() - started).to.be.below(5000);
+    });
+  }
+});
