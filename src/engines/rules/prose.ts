@@ -102,6 +102,27 @@ function endsRun(line: RuleLine, rightEdge: number): boolean {
 const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'vs', 'v', 'etc', 'e.g', 'i.e', 'u.s', 'sec', 'art', 'para', 'p', 'pp', 'approx', 'dept', 'est', 'ft', 'n.a', 'l.p', 'l.l.c', 'llc']);
 const SENTENCE_END = /[.!?]["”’)]*\s+(?=["“‘(]?[\p{Lu}\p{N}(])/gu;
 
+/** Longer words before a full stop are never abbreviations, initials or enumerators. */
+const MAX_ABBREVIATION_LENGTH = 64;
+
+/**
+ * The word of text[from, at) that ends at `at`. Looking back at most a bounded
+ * distance keeps this linear: matching /(\S+)$/ against everything since the
+ * last sentence end made a long run of "Inc." or "No." quadratic.
+ */
+function wordEndingAt(text: string, from: number, at: number): string {
+  let start = at;
+  while (start > from && !/\s/.test(text[start - 1]!)) start--;
+  return text.slice(start, at);
+}
+
+/** "Inc", "J", "L.E.K", "12", "(iv)": a full stop after these does not end the sentence. */
+function isAbbreviation(word: string): boolean {
+  if (word.length > MAX_ABBREVIATION_LENGTH) return false;
+  const bare = word.replace(/^[(“"‘']+/, '').toLowerCase();
+  return ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare) || /^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\(?(?:\d{1,2}|[ivx]{1,4})\)?$/.test(bare);
+}
+
 /** Cuts a run of lines at sentence ends, not after "Inc.", initials ("L.E.K.", "J.") or enumerators ("12."). */
 function splitSentences(pieces: Piece[]): Piece[] {
   let text = '';
@@ -112,18 +133,23 @@ function splitSentences(pieces: Piece[]): Piece[] {
     starts.push({ offset: text.length, piece });
     text += piece.text;
   }
+  // the piece holding `offset`: the last one starting at or before it (binary search; pieces are in text order)
   const placeOf = (offset: number): Piece => {
-    let found = starts[0]!.piece;
-    for (const start of starts) if (start.offset <= offset) found = start.piece;
-    return found;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]!.offset <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return starts[low]!.piece;
   };
   const result: Piece[] = [];
   let from = 0;
   for (const match of text.matchAll(SENTENCE_END)) {
     const at = match.index ?? 0;
-    const word = /(\S+)$/.exec(text.slice(from, at))?.[1] ?? '';
-    const bare = word.replace(/^[(“"‘']+/, '').toLowerCase();
-    if (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare) || /^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\(?(?:\d{1,2}|[ivx]{1,4})\)?$/.test(bare)) continue;
+    const word = wordEndingAt(text, Math.max(from, at - MAX_ABBREVIATION_LENGTH - 1), at);
+    if (isAbbreviation(word)) continue;
     const end = at + match[0].length;
     result.push({ text: text.slice(from, end), line: placeOf(from).line, page: placeOf(from).page });
     from = end;
