@@ -4,6 +4,7 @@
  * without a label only numbers shaped like phone numbers count, and never
  * the number that follows an id label ("GST No", "P.IVA", "Order #").
  */
+import { tokensBefore } from './fuzzy.js';
 import type { RuleLine } from './lines.js';
 import { findPhones, type Found } from './parsers.js';
 
@@ -39,6 +40,6 @@ export function phoneShaped(text: string): boolean {
 }
 
 function announcedAsOther(line: RuleLine, found: Found): boolean {
-  const before = line.tokens.filter((t) => t.end <= found.start).slice(-LABEL_WINDOW);
+  const before = tokensBefore(line.tokens, found.start, LABEL_WINDOW);
   return before.some((t) => OTHER_NUMBER_WORDS.has(t.norm));
 }

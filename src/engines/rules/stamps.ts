@@ -5,6 +5,7 @@
  * hours ("OPEN 8:00AM TO 9:00PM") print times that are no transaction time.
  * A time printed next to a date is the document's timestamp.
  */
+import { tokensBefore } from './fuzzy.js';
 import type { FieldHints } from './labels.js';
 import type { RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
@@ -25,7 +26,7 @@ export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine
   for (const line of lines) {
     for (const found of findValues(kind, line.text, dayFirst)) {
       if (glued(line.text, found)) continue;
-      const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
+      const before = tokensBefore(line.tokens, found.start, 3);
       if (!before.some((t) => hints.negatives.includes(t.norm))) return found.text;
     }
   }

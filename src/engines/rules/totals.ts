@@ -17,6 +17,7 @@
  */
 import type { Anchor, AnchoredValue } from './anchors.js';
 import type { FieldHints } from './labels.js';
+import { tokenRange } from './fuzzy.js';
 import type { RuleLine } from './lines.js';
 import { findNumbers } from './parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding } from './rounding.js';
@@ -62,7 +63,7 @@ export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonl
 /** Words printed before the value on its line (all of the label's line when the value is below it), e.g. ["total", "payable"]. */
 function labelWords(candidate: AnchoredValue): string[] {
   const { anchor } = candidate;
-  return anchor.line.tokens.filter((t) => t.end <= candidate.found.start || candidate.line !== anchor.line).map((t) => t.norm);
+  return (candidate.line === anchor.line ? anchor.line.tokens.slice(0, tokenRange(anchor.line.tokens, 0, candidate.found.start)[1]) : anchor.line.tokens).map((t) => t.norm);
 }
 
 function rankOf(candidate: AnchoredValue): Rank {
