@@ -31,6 +31,7 @@ const TOKENS: Array<[string, string]> = [
   ['x', 'the e-mail pattern rescanning a run of name characters'],
   ['Inc. ', 'the sentence splitter rereading everything since the last sentence end'],
   ['No. ', 'the sentence splitter, through "No." abbreviations'],
+  ['12:00 ', 'times compared pairwise for ranges'],
   ['Reg No ', 'tokens before each label found by filtering the whole line'],
 ];
 

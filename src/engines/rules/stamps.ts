@@ -37,10 +37,12 @@ export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine
 export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): string | null {
   let first: string | null = null;
   for (const line of lines) {
-    const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found));
+    const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found)).sort((a, b) => a.start - b.start);
     if (times.length === 0 || line.tokens.some((t) => SCHEDULE_WORDS.has(t.norm))) continue;
-    const ranged = (found: Found): boolean => times.some((other) => other !== found && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, found, other)));
-    const usable = times.filter((found) => !ranged(found));
+    // only a neighbour can be the other end of a range: between any other two times lies a third (comparing all pairs was quadratic)
+    const ranged = (index: number): boolean =>
+      [times[index - 1], times[index + 1]].some((other) => other !== undefined && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, times[index]!, other)));
+    const usable = times.filter((_found, index) => !ranged(index));
     if (usable.length === 0) continue;
     if (findValues('date', line.text, dayFirst).length > 0) return usable[0]!.text;
     first ??= usable[0]!.text;
