@@ -102,6 +102,14 @@ describe('POST /v1/', function () {
       });
     }
 
+    for (const encoding of ['br', 'gzip', 'deflate']) {
+      it(`answers 400 for a body that does not decode as its Content-Encoding (${encoding})`, async () => {
+        const response = await postJson(endpoint, JSON.stringify({ schema: invoiceSchema, contents: [] }), { 'x-api-key': TEST_API_KEY, 'content-encoding': encoding });
+        expect(response.status, JSON.stringify(response.body)).to.equal(400);
+        expect(response.body.error).to.match(/^request body cannot be read/);
+      });
+    }
+
     it('answers 400 for a PNG sent as a PDF, naming both fields', async () => {
       const png = await makeReceiptImage('png');
       const response = await postJson(endpoint, { schema: invoiceSchema, contents: [content(png, 'image/png'), content(png, 'application/pdf')] });
