@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../src/engines/rules/index.js';
+import { hintsFor, splitName } from '../../src/engines/rules/labels.js';
 import { finalize } from '../../src/extract/finalize.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
@@ -52,3 +53,16 @@ describe('rules engine on very long lines', function () {
     });
   }
 });
+
+describe('rules engine on very long schema text', () => {
+  it('reads hints from a name and a description of 200,000 capitals in linear time (splitting "HTMLParser" was quadratic)', function () {
+    this.timeout(60_000);
+    const long = 'Q'.repeat(200_000);
+    const started = performance.now();
+    const hints = hintsFor(long, `${long} with ${'with '.repeat(40_000)}`);
+    expect(performance.now() - started).to.be.below(2000);
+    expect(hints.nameWords).to.have.length(1);
+    expect(splitName('XMLHttpRequest')).to.deep.equal(['xml', 'http', 'request']);
+  });
+});
+
