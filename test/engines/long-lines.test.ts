@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../src/engines/rules/index.js';
 import { hintsFor, splitName } from '../../src/engines/rules/labels.js';
+import { parseNumber } from '../../src/extract/coerce.js';
 import { finalize } from '../../src/extract/finalize.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
@@ -66,3 +67,14 @@ describe('rules engine on very long schema text', () => {
   });
 });
 
+describe('parseNumber on long text', () => {
+  it('answers null for 100,000 digits and an "e" at once (the scientific-notation pattern was quadratic)', function () {
+    this.timeout(60_000);
+    const started = performance.now();
+    expect(parseNumber(`${'1'.repeat(100_000)}e`)).to.equal(null);
+    expect(parseNumber(`${'1 '.repeat(50_000)}x`)).to.equal(null);
+    expect(performance.now() - started).to.be.below(1000);
+    expect(parseNumber('RM 1,234.50')).to.equal(1234.5);
+    expect(parseNumber('1.5e3')).to.equal(1500);
+  });
+});
