@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { Engine } from '../extract/engine.js';
 import type { Logger } from '../logger.js';
@@ -6,9 +7,9 @@ import { LlamaCppBackend } from './llamacpp.js';
 import { LlmEngine } from './llm-engine.js';
 import { OllamaBackend } from './ollama.js';
 import { OpenAiBackend } from './openai.js';
-import { RulesEngine } from './rules/index.js';
+import { ThreadedRulesEngine } from './rules/threaded.js';
 
-export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp'>;
+export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp' | 'concurrency'>;
 
 export interface EngineChoice {
   engine: Engine;
@@ -33,7 +34,7 @@ export async function createEngine(config: EngineConfig, logger: Logger, options
   const llm = (backend: ConstructorParameters<typeof LlmEngine>[0]) => new LlmEngine(backend, config.llm, logger);
   switch (config.extractor) {
     case 'rules':
-      return { engine: new RulesEngine(), reason: 'EXTRACTOR=rules' };
+      return { engine: rulesEngine(config), reason: 'EXTRACTOR=rules' };
     case 'ollama': {
       const backend = new OllamaBackend(config.ollama, config.llm, options.fetch);
       const probe = await backend.probe();
@@ -82,7 +83,12 @@ async function chooseAutomatically(
     skipped.push(`llama.cpp: no LLAMA_MODEL_PATH and no .gguf in ${config.llamacpp.modelsDir}/`);
   }
   logger.debug({ skipped }, 'no language model found');
-  return { engine: new RulesEngine(), reason: `auto: no language model (${skipped.join('; ')})` };
+  return { engine: rulesEngine(config), reason: `auto: no language model (${skipped.join('; ')})` };
+}
+
+/** One thread per request that can run at once, at most one per core: the engine is pure CPU. */
+function rulesEngine(config: EngineConfig): ThreadedRulesEngine {
+  return new ThreadedRulesEngine(Math.max(1, Math.min(availableParallelism(), config.concurrency.maxActiveRequests)));
 }
 
 function openAiBackend(config: EngineConfig, options: EngineFactoryOptions): OpenAiBackend {

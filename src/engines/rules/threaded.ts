@@ -1,0 +1,46 @@
+/**
+ * The rules engine on a pool of worker threads. It is synchronous and its
+ * cost grows with the document and the schema (60 lines and 100 properties
+ * take seconds): on the main thread that froze /healthz, the request time
+ * limit and SIGTERM for as long. Here an extraction runs on a pool thread,
+ * and an aborted request (time limit, client gone) terminates its thread.
+ */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Engine, EngineStatus, ExtractionInput } from '../../extract/engine.js';
+import type { RulesTask } from './rules-worker.js';
+
+export class ThreadedRulesEngine implements Engine {
+  readonly name = 'rules';
+  private readonly pool: Piscina;
+
+  constructor(private readonly threads: number) {
+    this.pool = new Piscina({
+      filename: fileURLToPath(new URL('./rules-worker.js', import.meta.url)),
+      minThreads: threads,
+      maxThreads: threads,
+      concurrentTasksPerWorker: 1,
+    });
+    // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
+    this.pool.on('error', () => undefined);
+  }
+
+  async extract(input: ExtractionInput): Promise<unknown> {
+    input.signal.throwIfAborted();
+    const task: RulesTask = { document: input.document, layoutText: input.layoutText, schema: input.schema };
+    try {
+      return await this.pool.run(task, { signal: input.signal });
+    } catch (error) {
+      if (input.signal.aborted) throw input.signal.reason;
+      throw error;
+    }
+  }
+
+  async status(): Promise<EngineStatus> {
+    return { ready: true, detail: `rules engine on ${this.threads} worker thread(s): labels, positions and tables; no model` };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
