@@ -30,6 +30,8 @@ export interface Config {
   llamacpp: LlamaCppConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
+  eventLoopStallLimitMs: number;
 }
 
 export interface Limits {
@@ -258,5 +260,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
   };
 }
