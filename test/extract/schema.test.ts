@@ -111,8 +111,16 @@ describe('compileCallerSchema', () => {
     for (let i = 0; i < 40; i++) deep = { type: 'object', properties: { child: deep } };
     expect(compileError(deep).message).to.match(/nested too deeply/);
     const properties: Record<string, unknown> = {};
-    for (let i = 0; i < 2001; i++) properties[`p${i}`] = { type: 'string' };
+    for (let i = 0; i < 501; i++) properties[`p${i}`] = { type: 'string' };
     expect(compileError({ type: 'object', properties }).message).to.match(/too many properties/);
+    const required = Array.from({ length: 60_000 }, (_, i) => `p${i}`);
+    expect(compileError({ type: 'object', properties: { a: { type: 'string' } }, required }).message).to.match(/^schema is too large/);
+  });
+
+  it('refuses a pattern over 1,000 characters, naming its place (compiling it cost seconds on the event loop)', () => {
+    const message = compileError({ type: 'object', properties: { code: { type: 'string', pattern: 'a'.repeat(1001) } } }).message;
+    expect(message).to.match(/^schema\.properties\.code\.pattern: the pattern is 1001 characters long/);
+    expect(() => compileCallerSchema({ type: 'object', properties: { code: { type: 'string', pattern: 'a'.repeat(1000) } } })).not.to.throw();
   });
 
   it('returns the cached compilation for a schema sent again', () => {
