@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     v1Paths,
     requireApiKey(deps.config.apiKeys),
+    admission.rejectWhenFull(),
     express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
     extractHandler(deps.pipeline, admission, deps.logger),
   );
