@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { RulesEngine } from '../../src/engines/rules/index.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import type { ExtractionInput } from '../../src/extract/engine.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
@@ -10,8 +11,10 @@ const DOCUMENT = buildDocument(
 );
 const SCHEMA = { type: 'object', properties: { reference: { type: 'string', description: 'Reference amount' }, total: { type: 'number' } } };
 
+const LAYOUT = renderLayoutText(DOCUMENT);
+
 function input(signal: AbortSignal): ExtractionInput {
-  return { document: DOCUMENT, layoutText: renderLayoutText(DOCUMENT), schema: SCHEMA, signal };
+  return { document: DOCUMENT, layoutText: LAYOUT, schema: SCHEMA, signal };
 }
 
 /** The longest gap between 5 ms timer ticks while `work` runs: how long the event loop was blocked. */
@@ -43,14 +46,20 @@ describe('ThreadedRulesEngine', function () {
     await engine?.close();
   });
 
-  it('extracts on a worker thread: the event loop is never blocked for 100 ms', async function () {
+  it('extracts on a worker thread: the event loop stalls far less than with the engine on it', async function () {
     this.retries(2); // wall-clock gaps also grow when other processes load the machine
-    let result: unknown;
-    const stall = await longestStall(async () => {
-      result = await engine.extract(input(new AbortController().signal));
+    let threaded: unknown;
+    let inline: unknown;
+    // side by side in one run: a busy machine stretches both alike
+    const onThread = await longestStall(async () => {
+      threaded = await engine.extract(input(new AbortController().signal));
     });
-    expect(result).to.have.property('reference');
-    expect(stall).to.be.below(100);
+    const onLoop = await longestStall(async () => {
+      inline = await new RulesEngine().extract(input(new AbortController().signal));
+    });
+    expect(threaded).to.deep.equal(inline);
+    // what stays on the loop is handing the document to the thread (a structured clone)
+    expect(onThread).to.be.below(onLoop / 2);
   });
 
   it('stops at once when the request aborts, with the signal reason, and then extracts again', async () => {
