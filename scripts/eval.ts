@@ -2,11 +2,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isAppError } from '../src/errors.js';
+import type { LayoutText } from '../src/ingest/layout.js';
 import type { ExtractionRequest } from '../src/pipeline.js';
+import type { IngestCache } from './eval/ingest-cache.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
-import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
+import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
+import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
@@ -47,7 +50,16 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{ result: unknown; engine: string; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }>;
+type Extract = (request: ExtractionRequest) => Promise<{
+  result: unknown;
+  engine: string;
+  layout: LayoutText | undefined;
+  ingest?: 'cached' | 'fresh';
+  /** Fresh ingestion that OCRed a page: which engine and how long. */
+  ocr?: OcrRun;
+  /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
+  confidences?: Record<string, ValueConfidence>;
+}>;
 
 class RequestFailure extends Error {
   constructor(
@@ -110,7 +122,8 @@ async function buildRequest(schema: unknown, documentPath: string): Promise<Extr
   const mimeType = MIME_BY_EXTENSION[extname(documentPath).toLowerCase()];
   if (!mimeType) throw new RequestFailure(null, `${documentPath}: unknown file type`);
   const bytes = await readFile(documentPath);
-  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }] };
+  // evidence is asked for to measure the calibration of its confidence; the object itself does not change
+  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true } };
 }
 
 function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
@@ -135,7 +148,101 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
       throw new RequestFailure(response.status, message);
     }
     if (body === undefined) throw new RequestFailure(response.status, 'response is not JSON');
-    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layoutText: undefined };
+    const engine = response.headers.get('x-docshape-engine') ?? 'unknown';
+    const wrapped = body as { data?: unknown; evidence?: Record<string, { confidence?: unknown }> };
+    if (typeof wrapped.evidence !== 'object' || wrapped.evidence === null || !('data' in wrapped)) return { result: body, engine, layout: undefined };
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(wrapped.evidence)) if (typeof item?.confidence === 'number') confidences[pointer] = { confidence: item.confidence };
+    return { result: wrapped.data, engine, layout: undefined, confidences };
+  };
+}
+
+interface LocalBackend {
+  extract: Extract;
+  close: () => Promise<void>;
+  cache: IngestCache | undefined;
+}
+
+/**
+ * The service's own pipeline, in this process: prepareRequest, then
+ * readDocument (or the Document kept by --reuse-ingest), then
+ * answerFromDocument, the same functions runExtraction runs. `requests` are
+ * the requests the run will make, read beforehand so that no OCR or PDF
+ * worker starts when every Document is cached (a run then takes seconds).
+ * The pipeline is imported here, on demand: remote runs need neither its
+ * workers nor its native modules.
+ */
+async function localExtractor(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>): Promise<LocalBackend> {
+  const [{ loadConfig }, { silentLogger }, pipeline, { startServices }, { createEngine }, { PdfProcessor }, { contentsKey, ingestFingerprint, IngestCache }] = await Promise.all([
+    import('../src/config.js'),
+    import('../src/logger.js'),
+    import('../src/pipeline.js'),
+    import('../src/services.js'),
+    import('../src/engines/create-engine.js'),
+    import('../src/ingest/pdf.js'),
+    import('./eval/ingest-cache.js'),
+  ]);
+  const config = loadConfig();
+  const logger = silentLogger();
+
+  let cache: IngestCache | undefined;
+  let allCached = false;
+  if (reuse) {
+    // Everything that decides the Document besides the bytes and the ingest sources.
+    const settings = { ocr: config.ocr, pdf: config.pdf, limits: { ...config.limits, requestTimeoutMs: undefined } };
+    cache = new IngestCache(reuse.dir, await ingestFingerprint(settings), reuse.refresh);
+    allCached = true;
+    for await (const request of requests()) {
+      if (!(await cache.has(contentsKey(request)))) {
+        allCached = false;
+        break;
+      }
+    }
+  }
+
+  // OCR and PDF workers only when some document must really be ingested.
+  const services = allCached ? undefined : await startServices(config, logger);
+  const { engine, crossCheck } = services ?? (await createEngine(config, logger));
+  let lazyPdf: InstanceType<typeof PdfProcessor> | undefined;
+  const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi }));
+  // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
+  const answerDeps = { engine, ...(crossCheck ? { crossCheck } : {}), dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
+
+  const extract: Extract = async (request) => {
+    const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
+    const prepared = pipeline.prepareRequest(request, config.limits);
+    const key = cache ? contentsKey(request) : '';
+    let document = cache ? await cache.get(key) : undefined;
+    const ingest = document ? 'cached' : 'fresh';
+    let ocr: OcrRun | undefined;
+    if (document) cache!.hits += 1;
+    else {
+      if (!services) throw new Error('ingest cache entry vanished during the run');
+      const read = await pipeline.readDocument(services, prepared, signal);
+      document = read.document;
+      if (read.stats.ocrPages > 0) ocr = { engine: services.ocr.name, seconds: read.stats.ocrMs / 1000 };
+      if (cache) {
+        cache.misses += 1;
+        await cache.put(key, document);
+      }
+    }
+    const answer = await pipeline.answerFromDocument(answerDeps, prepared, document, signal);
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(answer.evidence?.evidence ?? {})) {
+      const features = answer.evidence?.features.get(pointer);
+      confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
+    }
+    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences, ...(ocr ? { ocr } : {}) };
+  };
+
+  return {
+    extract,
+    cache,
+    close: async () => {
+      if (services) await services.close();
+      else await Promise.all([engine.close(), crossCheck?.close()]);
+      if (lazyPdf) await lazyPdf.close();
+    },
   };
 }
 
@@ -151,8 +258,9 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
   try {
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request);
-    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layoutText: outcome.layoutText };
-    return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
+    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout };
+    if (outcome.confidences) run.confidences = outcome.confidences;
+    return { ...run, ...(outcome.ingest ? { ingest: outcome.ingest } : {}), ...(outcome.ocr ? { ocr: outcome.ocr } : {}) };
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };
   }
@@ -221,10 +329,9 @@ async function main(argv: string[]): Promise<number> {
   if (values.url && values['reuse-ingest']) throw new Error('--reuse-ingest needs the local pipeline; it cannot be used with --url');
   if (values.refresh && !values['reuse-ingest']) throw new Error('--refresh only applies with --reuse-ingest');
   const reuse = values['reuse-ingest'] ? { dir: resolve(values['reuse-ingest']), refresh: values.refresh === true } : undefined;
-  // The local pipeline is imported on demand: remote runs then need neither its OCR workers nor its native modules.
   const backend = values.url
     ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
-    : await (await import('./eval/local-pipeline.js')).startLocalBackend(reuse, async function* () {
+    : await localExtractor(reuse, async function* () {
         for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath).catch(() => ({ schema: null, contents: [] }));
       });
   const reports: DatasetReport[] = [];

@@ -5,16 +5,23 @@ import { Admission } from './http/admission.js';
 import { requireApiKey } from './http/auth.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { metricsRoute, recordRequests } from './http/metrics.js';
+import { openApiHandler } from './http/openapi.js';
+import { playgroundRoutes } from './http/playground.js';
 import { assignRequestId } from './http/request-context.js';
 import { extractHandler } from './http/v1.js';
 import type { Logger } from './logger.js';
+import { MeteredEngine } from './metrics/metered-engine.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import type { PipelineDeps } from './pipeline.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'apiKeys' | 'limits' | 'concurrency'>;
+  config: Pick<Config, 'apiKeys' | 'limits' | 'concurrency' | 'metrics'>;
   pipeline: PipelineDeps;
   logger: Logger;
   isShuttingDown?: () => boolean;
+  /** The metrics label of OCR-read pages when an outcome names no OCR engine; default the pipeline's OCR engine. */
+  ocrEngine?: string;
 }
 
 /** Builds the Express app without listening, so tests can start a fresh one on an ephemeral port. */
@@ -23,8 +30,12 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const admission = new Admission(deps.config.concurrency);
+  const metrics = deps.config.metrics ? new ServiceMetrics({ ocrEngine: deps.ocrEngine ?? deps.pipeline.ocr.name }) : undefined;
+  const admission = new Admission(deps.config.concurrency, metrics && ((ms, admitted) => metrics.observeQueueWait(ms, admitted)));
+  const pipeline = metrics ? { ...deps.pipeline, engine: new MeteredEngine(deps.pipeline.engine, metrics) } : deps.pipeline;
+  metrics?.watch({ admission, pools: { ocr: deps.pipeline.ocr, pdf: deps.pipeline.pdf } });
 
+  if (metrics) app.use(recordRequests(metrics));
   app.use(assignRequestId());
   const isShuttingDown = deps.isShuttingDown ?? (() => false);
   // While draining, each response closes its connection so keep-alive sockets do not hold shutdown open.
@@ -43,12 +54,15 @@ export function createApp(deps: AppDeps): Express {
     requireApiKey(deps.config.apiKeys),
     admission.rejectWhenFull(),
     express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
-    extractHandler(deps.pipeline, admission, deps.logger),
+    extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
   );
   app.all(v1Paths, (_req, res, next) => {
     res.setHeader('Allow', 'POST');
     next(new AppError('method_not_allowed', 'use POST /v1/'));
   });
+  app.get('/openapi.json', openApiHandler({ metrics: metrics !== undefined }));
+  if (metrics) app.use(metricsRoute(metrics, deps.config.apiKeys));
+  app.use(playgroundRoutes());
   app.use((req, _res, next) => next(new AppError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));
   return app;

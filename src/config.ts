@@ -28,10 +28,13 @@ export interface Config {
   ollama: OllamaConfig;
   openai: OpenAiConfig;
   llamacpp: LlamaCppConfig;
+  dates: DateConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
   eventLoopStallLimitMs: number;
+  /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
+  metrics: boolean;
 }
 
 export interface Limits {
@@ -44,7 +47,18 @@ export interface Limits {
 }
 
 export interface OcrConfig {
-  workers: number;
+  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr/index.ts). */
+  engine: OcrEngineChoice;
+  /**
+   * Pages OCRed at once: worker threads, each with its own models (paddle) or
+   * Tesseract instance. Undefined: the engine's default (ingest/ocr/index.ts:
+   * one per core for tesseract, one per two cores for paddle).
+   */
+  workers: number | undefined;
+  /** ONNX Runtime threads per model call in each paddle worker; undefined: the cores shared among the workers. */
+  threads: number | undefined;
+  /** Folder with the user's PP-OCR det/rec(/cls) ONNX models and dictionary; undefined: the bundled PP-OCRv4 set. */
+  paddleModelDir: string | undefined;
   langs: string[];
   /** Directory holding <lang>.traineddata.gz; defaults to @tesseract.js-data/eng's best_int model. */
   langPath: string | undefined;
@@ -52,13 +66,28 @@ export interface OcrConfig {
   /**
    * Handling of skewed and rotated pages: 'off' reads every page as it is,
    * 'always' lets Tesseract deskew every page, 'auto' retries only pages whose
-   * first reading looks poor (see ocr-pool.ts).
+   * first reading looks poor (see ocr/tesseract/page.ts). Paddle turns a
+   * page whose text runs sideways or upside down unless 'off'.
    */
   rotation: OcrRotation;
 }
 
+export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
+export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
+
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
+
+/** How numeric dates such as 03/04/2024 are read: day first, month first, or as the document shows (extract/date-order.ts). */
+export const DATE_ORDERS = ['auto', 'dmy', 'mdy'] as const;
+export type DateOrderSetting = (typeof DATE_ORDERS)[number];
+
+export interface DateConfig {
+  /** The order for requests that do not set `options.dateOrder`. */
+  order: DateOrderSetting;
+  /** With `auto`, the order when the document does not settle it. */
+  fallback: Exclude<DateOrderSetting, 'auto'>;
+}
 
 export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 export type ExtractorChoice = (typeof EXTRACTORS)[number];
@@ -125,6 +154,12 @@ function readInt(env: Env, name: string, fallback: number, min: number, max = Nu
   return value;
 }
 
+/** An integer setting whose default depends on other choices made later (undefined when unset). */
+function readOptionalInt(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : readInt(env, name, min, min, max);
+}
+
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 function readBytes(env: Env, name: string, fallback: number): number {
@@ -138,7 +173,10 @@ function readBytes(env: Env, name: string, fallback: number): number {
 
 function readList(raw: string | undefined): string[] {
   return (raw ?? '')
-    .split(/[,\n]/)
+    .split('\n')
+    // A comment line goes whole: split at its commas first, its tail would become a key.
+    .filter((line) => !line.trim().startsWith('#'))
+    .flatMap((line) => line.split(','))
     .map((item) => item.trim())
     .filter((item) => item.length > 0 && !item.startsWith('#'));
 }
@@ -220,7 +258,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxQueueWaitMs: readInt(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
     },
     ocr: {
-      workers: readInt(env, 'OCR_WORKERS', Math.max(1, cores), 1, 64),
+      engine: readChoice(env, 'OCR_ENGINE', OCR_ENGINES, 'auto'),
+      workers: readOptionalInt(env, 'OCR_WORKERS', 1, 64),
+      threads: readOptionalInt(env, 'OCR_THREADS', 1, 256),
+      paddleModelDir: env.OCR_PADDLE_MODEL_DIR?.trim() || undefined,
       langs,
       langPath: env.OCR_LANG_PATH?.trim() || undefined,
       recycleAfterJobs: readInt(env, 'OCR_RECYCLE_AFTER', 200, 1),
@@ -258,8 +299,13 @@ export function loadConfig(env: Env = process.env): Config {
       threads: readInt(env, 'LLAMA_THREADS', Math.max(1, cores), 1, 256),
       gpu: readBoolean(env, 'LLAMA_GPU', false),
     },
+    dates: {
+      order: readChoice(env, 'DATE_ORDER', DATE_ORDERS, 'auto'),
+      fallback: readChoice(env, 'DATE_ORDER_FALLBACK', ['dmy', 'mdy'] as const, 'dmy'),
+    },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
+    metrics: readBoolean(env, 'METRICS', true),
   };
 }

@@ -1,27 +1,67 @@
-import type { Limits } from './config.js';
-import type { Engine } from './extract/engine.js';
-import { pageImageSource } from './engines/page-images.js';
+import type { DateConfig, DateOrderSetting, Limits } from './config.js';
+import { pageImageSource, type PageRenderer } from './engines/page-images.js';
+import { resolveDateOrder } from './extract/date-order.js';
+import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
+import type { Engine, Extraction, ExtractionInput, ExtractionOptions } from './extract/engine.js';
 import { finalize } from './extract/finalize.js';
-import { compileCallerSchema } from './extract/schema.js';
-import { decodeContents, type ContentItem } from './ingest/decode.js';
+import type { Provenance } from './extract/provenance.js';
+import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
+import { decodeContents, type ContentItem, type DecodedFile } from './ingest/decode.js';
 import type { Document } from './ingest/document.js';
-import { ingestFiles, type IngestStats } from './ingest/ingest.js';
-import { renderLayoutText } from './ingest/layout.js';
-import type { OcrPool } from './ingest/ocr-pool.js';
+import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
+import { renderLayoutText, type LayoutText } from './ingest/layout.js';
+import type { OcrEngine } from './ingest/ocr/index.js';
 import type { PdfProcessor } from './ingest/pdf.js';
+
+/**
+ * The path of one extraction, shared by the HTTP route, the CLI and the
+ * eval. It has two halves: from the request to a Document (check, decode,
+ * text layer / OCR: readDocument) and from the Document and the schema to
+ * the answer (layout, engine, finalize: answerFromDocument). runExtraction
+ * runs both; the eval's --reuse-ingest keeps the Document between them.
+ */
 
 /** Long-lived resources one extraction needs; built once by services.ts. */
 export interface PipelineDeps {
   pdf: PdfProcessor;
-  ocr: OcrPool;
+  ocr: OcrEngine;
   engine: Engine;
+  crossCheck?: Engine;
   limits: Limits;
   ocrConcurrency: number;
+  /** DATE_ORDER and its fallback. */
+  dates: DateConfig;
+}
+
+/** The request's `options` (validated by http/request-schema.ts; a new option is one line there and one here). */
+export interface RequestOptions {
+  /** How to read 03/04/2024; overrides DATE_ORDER for this request. */
+  dateOrder?: DateOrderSetting;
+  /** Answer {data, evidence}: where each value was read and how sure docshape is of it (evidence/). */
+  evidence?: boolean;
 }
 
 export interface ExtractionRequest {
   schema: unknown;
   contents: ContentItem[];
+  options?: RequestOptions;
+}
+
+/** A request checked and decoded: what both halves work from. */
+export interface PreparedRequest {
+  compiled: CompiledSchema;
+  files: DecodedFile[];
+  options: RequestOptions;
+}
+
+/** What the second half needs: the engine, the date settings, and page rendering for engines that look at pages. */
+export interface AnswerDeps {
+  engine: Engine;
+  /** Reads the engine's answer again for evidence (engines/cross-check.ts); absent: evidence without a second reading. */
+  crossCheck?: Engine;
+  dates: DateConfig;
+  pdf: PageRenderer;
+  limits: Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
 }
 
 /** Milliseconds per stage, reported as server-timing. */
@@ -33,50 +73,106 @@ export interface StageTimings {
   total: number;
 }
 
-export interface ExtractionOutcome {
-  result: unknown;
+/** The second half's result. */
+export interface Answer {
+  result: Record<string, unknown>;
+  /** Where each value of the result was read (JSON Pointer -> Document words). */
+  provenance: Provenance;
   engine: string;
+  layout: LayoutText;
+  /** The options the engine was given (the date order settled). */
+  options: ExtractionOptions;
+  /** Per-value evidence, when the request asked for it. */
+  evidence?: EvidenceReport;
+  timings: Pick<StageTimings, 'extract' | 'validate'>;
+}
+
+export interface ExtractionOutcome extends Answer {
   timings: StageTimings;
   stats: IngestStats;
   document: Document;
-  layoutText: string;
 }
 
 /**
- * The whole extraction, shared by the HTTP route and the CLI: check the
- * schema, decode, ingest (text layer / OCR), lay out, run the engine,
- * finalize against the caller's schema.
+ * Checks the schema and decodes the files: cheap, and every problem is the
+ * caller's (400), so it runs before any heavy work.
  */
-export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
-  const started = performance.now();
-  // Schema problems are the caller's and cost nothing to find: check before any heavy work.
+export function prepareRequest(request: ExtractionRequest, limits: Limits): PreparedRequest {
   const compiled = compileCallerSchema(request.schema);
-  const files = decodeContents(request.contents, deps.limits);
-  const { document, stats } = await ingestFiles(files, deps, signal);
-  const layoutText = renderLayoutText(document);
+  const files = decodeContents(request.contents, limits);
+  return { compiled, files, options: request.options ?? {} };
+}
 
+/** First half: the files read into one Document (pdf.js text layer, OCR). */
+export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
+  return ingestFiles(prepared.files, deps, signal);
+}
+
+/** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
+export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
+  const { compiled, files } = prepared;
+  const layout = renderLayoutText(document);
+  const options = settleOptions(prepared.options, deps.dates, document);
   signal.throwIfAborted();
   const extractStarted = performance.now();
-  const pageImages = pageImageSource(files, deps.pdf, signal);
-  const candidate = await deps.engine.extract({ document, layoutText, schema: compiled.schema, signal, pageImages });
+  const pageImages = pageImageSource(files, deps.pdf, deps.limits, signal);
+  const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
   const validateStarted = performance.now();
-  const result = finalize(candidate, compiled);
+  const final = finalize(extraction, compiled, options);
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, layout, options, signal }) : undefined;
   const finished = performance.now();
-
   return {
-    result,
+    result: final.value,
+    provenance: final.provenance,
     engine: deps.engine.name,
-    timings: {
-      decode: stats.decodeMs,
-      ocr: stats.ocrMs,
-      extract: validateStarted - extractStarted,
-      validate: finished - validateStarted,
-      total: finished - started,
-    },
+    layout,
+    options,
+    ...(evidence ? { evidence } : {}),
+    timings: { extract: validateStarted - extractStarted, validate: finished - validateStarted },
+  };
+}
+
+/**
+ * Evidence for a finalized answer. An answer from a language model is read
+ * again by the rules engine (milliseconds, no model call): where the two
+ * agree the value is far more likely right, and where they differ a
+ * reviewer should look.
+ */
+async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+  let crossCheck: Extraction | undefined;
+  if (checker) {
+    try {
+      crossCheck = finalize(await checker.extract(input), input.compiled, input.options);
+    } catch {
+      // the second reading only adds to the confidence; without it the model's values stand alone
+      input.signal.throwIfAborted();
+    }
+  }
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}) });
+}
+
+/** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
+function settleOptions(requested: RequestOptions, dates: DateConfig, document: Document): ExtractionOptions {
+  return { dateOrder: resolveDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
+}
+
+/** The whole extraction: both halves. */
+export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+  const started = performance.now();
+  const prepared = prepareRequest(request, deps.limits);
+  const { document, stats } = await readDocument(deps, prepared, signal);
+  const answer = await answerFromDocument(deps, prepared, document, signal);
+  return {
+    ...answer,
+    timings: { decode: stats.decodeMs, ocr: stats.ocrMs, ...answer.timings, total: performance.now() - started },
     stats,
     document,
-    layoutText,
   };
+}
+
+/** The body POST /v1/ answers (and the CLI prints): the object itself, or with options.evidence {data, evidence}. */
+export function responseBody(answer: Pick<Answer, 'result' | 'evidence'>, options: RequestOptions | undefined): unknown {
+  return options?.evidence ? { data: answer.result, evidence: answer.evidence?.evidence ?? {} } : answer.result;
 }
 
 export function formatServerTiming(timings: StageTimings, engine: string): string {

@@ -14,12 +14,25 @@ describe('loadConfig', () => {
     expect(config.ollama.host).to.equal('http://127.0.0.1:11434');
     expect(config.limits.maxBodyBytes).to.equal(50 * 1024 * 1024);
     expect(config.ocr.langs).to.deep.equal(['eng']);
+    expect(config.dates).to.deep.equal({ order: 'auto', fallback: 'dmy' });
+  });
+
+  it('reads the date order and its fallback', () => {
+    expect(loadConfig({ DATE_ORDER: 'MDY', DATE_ORDER_FALLBACK: 'mdy' }).dates).to.deep.equal({ order: 'mdy', fallback: 'mdy' });
+    expect(() => loadConfig({ DATE_ORDER: 'ymd' })).to.throw(ConfigError, /DATE_ORDER must be one of "auto", "dmy", "mdy"/);
+    expect(() => loadConfig({ DATE_ORDER_FALLBACK: 'auto' })).to.throw(ConfigError, /DATE_ORDER_FALLBACK/);
   });
 
   it('merges API_KEYS and API_KEYS_FILE, skipping blanks and comments', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docshape-')), 'keys');
     writeFileSync(file, '# team keys\nkey-b\n\nkey-c\n');
     expect(loadConfig({ API_KEYS: 'key-a, key-b', API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-a', 'key-b', 'key-c']);
+  });
+
+  it('drops a comment line whole, commas included (its tail must not become a key)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'docshape-')), 'keys');
+    writeFileSync(file, '# long random keys, e.g. openssl rand -base64 32\n  # indented, too\nkey-d, key-e\n');
+    expect(loadConfig({ API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-d', 'key-e']);
   });
 
   it('reads sizes with units', () => {

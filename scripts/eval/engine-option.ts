@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { OllamaBackend } from '../../src/engines/ollama.js';
+import { OllamaBackend } from '../../src/engines/llm/backends/ollama.js';
 
 const ENGINES = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 

@@ -8,6 +8,7 @@ import {
   type DateOrder,
 } from './normalise.js';
 import { isMissing, type FieldKind } from './score.js';
+import type { LayoutText } from '../../src/ingest/layout.js';
 
 /**
  * Evidence recall: does the expected value occur in the layout text the
@@ -46,11 +47,21 @@ export interface EvidenceIndex {
   dates: DateToken[];
 }
 
-/** Page markers and placeholders added by the layout renderer are not document text. */
-const RENDERER_LINES = /^(--- file \d+ \(.*\), page \d+ ---|\(no text found on this page\))$/gm;
+/**
+ * The layout text with everything that is no document word blanked out
+ * (page markers, the file names in them), offsets unchanged: the layout map
+ * says where the words are, so nothing has to be recognised in the text.
+ */
+export function documentWordsOnly(layout: LayoutText): string {
+  const characters = layout.text.replace(/[^\n]/g, ' ').split('');
+  for (const placed of layout.words) {
+    for (let i = placed.start; i < placed.end; i++) characters[i] = layout.text[i]!;
+  }
+  return characters.join('');
+}
 
-export function buildEvidenceIndex(layoutText: string): EvidenceIndex {
-  const text = layoutText.replace(RENDERER_LINES, '');
+export function buildEvidenceIndex(layout: LayoutText): EvidenceIndex {
+  const text = documentWordsOnly(layout);
   let compact = '';
   const compactToText: number[] = [];
   let position = 0;

@@ -1,3 +1,5 @@
+import type { LayoutText } from '../../src/ingest/layout.js';
+import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
 import {
@@ -15,9 +17,15 @@ import {
   ratio,
 } from './score.js';
 
+/** The OCR engine that read the document's scanned pages and the time it took (local mode, fresh ingestion, some page OCRed). */
+export interface OcrRun {
+  engine: string;
+  seconds: number;
+}
+
 /** One document as the runner saw it: the result, or why there is none. */
 export type DocumentRun =
-  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layoutText: string | undefined; ingest?: 'cached' | 'fresh' }
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh'; ocr?: OcrRun; confidences?: Record<string, ValueConfidence> }
   | { id: string; ok: false; seconds: number; status: number | null; message: string };
 
 export interface DocumentInput {
@@ -73,6 +81,10 @@ export interface DatasetReport {
     misses: EvidenceMiss[];
   };
   latency: { medianSeconds: number | null; p95Seconds: number | null };
+  /** Calibration of the per-value confidence; null when the runs gave none (a service without evidence). */
+  calibration: (CalibrationSummary & { sampleList: CalibrationSample[] }) | null;
+  /** OCR time per document that went through OCR, by engine; null when none did. */
+  ocr: { engines: Record<string, number>; documents: number; medianSeconds: number | null; maxSeconds: number | null } | null;
   errors: { id: string; status: number | null; message: string }[];
   details: DocumentDetail[];
 }
@@ -146,11 +158,11 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   );
 
   // Evidence needs the layout text; remote runs and failed documents have none, so they are left out rather than counted as misses.
-  const withText = scored.filter(({ document }) => document.run.ok && document.run.layoutText !== undefined);
+  const withText = scored.filter(({ document }) => document.run.ok && document.run.layout !== undefined);
   const evidenceItems: (EvidenceItem & { id: string; correct: boolean | undefined })[] = [];
   for (const { document, scores } of withText) {
-    const layoutText = document.run.ok ? (document.run.layoutText ?? '') : '';
-    const index = buildEvidenceIndex(layoutText);
+    const layout = document.run.ok ? (document.run.layout ?? { text: '', words: [] }) : { text: '', words: [] };
+    const index = buildEvidenceIndex(layout);
     for (const score of scores) {
       for (const item of fieldEvidence(index, score.field, score.kind, score.expected, input.dateOrder)) {
         evidenceItems.push({ ...item, id: document.id, correct: score.correct });
@@ -169,7 +181,12 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
 
   const engines: Record<string, number> = {};
   for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
+  const calibration = calibrationOf(input, options);
   const seconds = input.documents.map(({ run }) => run.seconds);
+  const ocrRuns = input.documents.flatMap(({ run }) => (run.ok && run.ocr ? [run.ocr] : []));
+  const ocrEngines: Record<string, number> = {};
+  for (const run of ocrRuns) ocrEngines[run.engine] = (ocrEngines[run.engine] ?? 0) + 1;
+  const ocrSeconds = ocrRuns.map((run) => run.seconds);
 
   return {
     name: input.name,
@@ -191,9 +208,25 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
       misses: evidenceItems.filter((item) => !item.found).map(({ id, field, expected, context }) => ({ id, field, expected, context })),
     },
     latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
+    calibration,
+    ocr: ocrRuns.length === 0 ? null : { engines: ocrEngines, documents: ocrRuns.length, medianSeconds: median(ocrSeconds), maxSeconds: Math.max(...ocrSeconds) },
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
   };
+}
+
+/** Samples of every document whose run gave confidences; a failed document's labelled values count as not covered. */
+function calibrationOf(input: DatasetInput, options: { dateOrder: DateOrder }): DatasetReport['calibration'] {
+  if (!input.documents.some(({ run }) => run.ok && run.confidences !== undefined)) return null;
+  const sampleList: CalibrationSample[] = [];
+  let labelled = 0;
+  for (const { id, expected, run } of input.documents) {
+    const predicted = run.ok && typeof run.result === 'object' && run.result !== null ? (run.result as Record<string, unknown>) : {};
+    const found = calibrationSamples(id, input.kinds, expected, predicted, (run.ok ? run.confidences : undefined) ?? {}, input.nullMeaning, options);
+    sampleList.push(...found.samples);
+    labelled += found.labelled;
+  }
+  return { ...summariseCalibration(sampleList, labelled), sampleList };
 }
 
 // ---------------------------------------------------------------------------
@@ -202,6 +235,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
 const percent = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
 const decimal = (value: number | null, digits = 3) => (value === null ? '-' : value.toFixed(digits));
 const secondsText = (value: number | null) => (value === null ? '-' : `${value.toFixed(1)} s`);
+const preciseSecondsText = (value: number | null) => (value === null ? '-' : `${value.toFixed(2)} s`);
 
 /** Plain-text table with columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[] = []): string {
@@ -283,7 +317,34 @@ function summaryLines(report: DatasetReport): string[] {
       : 'evidence recall: n/a (no layout text in remote mode)',
   );
   lines.push(`latency per document: median ${secondsText(report.latency.medianSeconds)}, p95 ${secondsText(report.latency.p95Seconds)}`);
+  if (report.ocr) {
+    const engines = Object.entries(report.ocr.engines).map(([name, count]) => `${name} ${count}`).join(', ');
+    lines.push(`OCR per OCRed document (${engines}): median ${preciseSecondsText(report.ocr.medianSeconds)}, max ${preciseSecondsText(report.ocr.maxSeconds)}`);
+  }
   return lines;
+}
+
+/** The reliability table: confidence buckets against the share of their values that are right. */
+export function reliabilityTable(summary: CalibrationSummary): Table {
+  return {
+    headers: ['confidence', 'values', 'mean confidence', 'share right'],
+    rows: summary.buckets.map((bucket) => [
+      `${bucket.from.toFixed(1)}-${bucket.to.toFixed(1)}`,
+      String(bucket.count),
+      decimal(bucket.meanConfidence),
+      percent(bucket.shareRight),
+    ]),
+    right: [false, true, true, true],
+  };
+}
+
+export function calibrationLine(summary: CalibrationSummary): string {
+  const right = summary.precisionAtAccept === null ? 0 : Math.round(summary.precisionAtAccept * summary.accepted);
+  return (
+    `calibration over ${summary.samples} values (strict match): ECE ${decimal(summary.ece)}; ` +
+    `confidence >= ${ACCEPT_AT}: precision ${percent(summary.precisionAtAccept)} (${right}/${summary.accepted}), ` +
+    `coverage ${percent(summary.coverageAtAccept)} of ${summary.labelled} labelled values`
+  );
 }
 
 function missesTable(report: DatasetReport): Table {
@@ -308,7 +369,7 @@ function truncate(text: string, max: number): string {
 
 function overviewTable(report: EvalReport): Table {
   return {
-    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'median s', 'p95 s', 'engine'],
+    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'P@0.9', 'cov@0.9', 'ECE', 'median s', 'p95 s', 'engine'],
     rows: report.datasets.map((dataset) => [
       dataset.name,
       String(dataset.documents),
@@ -317,11 +378,14 @@ function overviewTable(report: EvalReport): Table {
       percent(dataset.micro.accuracy),
       decimal(dataset.pairF1.f1),
       dataset.evidence.available ? percent(dataset.evidence.overall.recall) : 'n/a',
+      dataset.calibration ? percent(dataset.calibration.precisionAtAccept) : 'n/a',
+      dataset.calibration ? percent(dataset.calibration.coverageAtAccept) : 'n/a',
+      dataset.calibration ? decimal(dataset.calibration.ece) : 'n/a',
       decimal(dataset.latency.medianSeconds, 1),
       decimal(dataset.latency.p95Seconds, 1),
       engineText(dataset),
     ]),
-    right: [false, true, true, true, true, true, true, true, true, false],
+    right: [false, true, true, true, true, true, true, true, true, true, true, true, false],
   };
 }
 
@@ -341,6 +405,7 @@ export function renderText(report: EvalReport): string {
   const table = (t: Table) => formatTable(t.headers, t.rows, t.right);
   for (const dataset of report.datasets) {
     out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
+    if (dataset.calibration) out.push(calibrationLine(dataset.calibration), table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
   }
@@ -359,7 +424,8 @@ export function renderMarkdown(report: EvalReport): string {
     '',
     'Accuracy counts a field right when the normalised values match (amounts as decimals, dates as dates); "accuracy" also accepts names/addresses with ANLS >= 0.5. ' +
       'Fields whose ground truth is null are not in the accuracy; they are counted as "null-GT: predicted null / predicted value". ' +
-      'Evidence recall is the share of expected values found in the layout text the engine read; "wrong w/ evidence" counts wrong fields whose value was in the text.',
+      'Evidence recall is the share of expected values found in the layout text the engine read; "wrong w/ evidence" counts wrong fields whose value was in the text. ' +
+      'Calibration judges the confidence the service gives each value (options.evidence) by the strict match: P@0.9 is the share right among values with confidence >= 0.9, cov@0.9 the share of labelled values returned with confidence >= 0.9, ECE the expected calibration error over ten buckets.',
     '',
     '## Overview',
     '',
@@ -368,6 +434,7 @@ export function renderMarkdown(report: EvalReport): string {
   ];
   for (const dataset of report.datasets) {
     out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
+    if (dataset.calibration) out.push('### Calibration', '', calibrationLine(dataset.calibration), '', table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
   }

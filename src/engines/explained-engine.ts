@@ -1,4 +1,4 @@
-import type { Engine, EngineStatus, ExtractionInput } from '../extract/engine.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../extract/engine.js';
 
 /** Adds why an engine was chosen to its status, so /readyz answers "which engine, and why this one". */
 export class ExplainedEngine implements Engine {
@@ -11,7 +11,7 @@ export class ExplainedEngine implements Engine {
     this.name = inner.name;
   }
 
-  extract(input: ExtractionInput): Promise<unknown> {
+  extract(input: ExtractionInput): Promise<Extraction> {
     return this.inner.extract(input);
   }
 

@@ -11,7 +11,7 @@ import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { t
 import { badRequest } from '../errors.js';
 import { splitPointer } from '../util/json-pointer.js';
 import { linearRegExp } from './linear-regexp.js';
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 
 export type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06';
 

@@ -41,11 +41,13 @@ type Reader = (groups: string[], options: DateReadOptions) => DateParts | undefi
 const MONTH = `(${MONTH_PATTERN})\\.?(?![a-z])`;
 const ORDINAL = '(?:st|nd|rd|th|er|e|\\.)?';
 
+/** 14/03/2024, 3-14-24, 10.07.13: day and month in either order. */
+const NUMERIC_DAY_MONTH = /(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d)/gi;
+
 const READERS: Array<[RegExp, Reader]> = [
   // 2024-03-14, 2024/3/14, 2024.03.14
   [/(?<!\d)(\d{4})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)/gi, ([y, , m, d]) => partsOf(y, m, d)],
-  // 14/03/2024, 3-14-24, 10.07.13
-  [/(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,]\d)/gi, ([a, , b, y], options) => dayMonth(a!, b!, y!, options)],
+  [NUMERIC_DAY_MONTH, ([a, , b, y], options) => dayMonth(a!, b!, y!, options)],
   // 14 Mar 2024, 14-MAR-24, 14th of March 2024, 15MAR18, 24th day of August, 1999 (contracts)
   [new RegExp(`(?<![\\d])(\\d{1,2})${ORDINAL}(?:\\s+(?:day\\s+)?of)?[\\s\\-./,]*${MONTH}[\\s\\-./,]*('?\\d{4}|'?\\d{2})(?!\\d)`, 'gi'),
     ([d, month, y]) => partsOf(y, String(monthNumber(month!) ?? ''), d)],
@@ -56,7 +58,11 @@ const READERS: Array<[RegExp, Reader]> = [
   [/(?<![\d.,])((?:19|20)\d{2})(\d{2})(\d{2})(?![\d.,]\d|\d)/g, ([y, m, d]) => partsOf(y, m, d)],
 ];
 
-/** Every date in the text, left to right, without overlaps. */
+/**
+ * Every date in the text, left to right, without overlaps. The order only
+ * decides how 03/04/2024 is read, never whether or where a date is printed,
+ * so callers that ask only that may leave the options out.
+ */
 export function findDates(text: string, options: DateReadOptions = { dayFirst: true }): DateMatch[] {
   const found: DateMatch[] = [];
   for (const [pattern, read] of READERS) {
@@ -69,6 +75,21 @@ export function findDates(text: string, options: DateReadOptions = { dayFirst: t
     }
   }
   return found.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Numeric dates whose order their numbers settle: "25/03/2024" is written
+ * day first, "03/25/2024" month first. (Found the same way as by findDates,
+ * one text at a time.)
+ */
+export function countDateOrders(text: string): { dayFirst: number; monthFirst: number } {
+  const counts = { dayFirst: 0, monthFirst: 0 };
+  for (const match of text.matchAll(NUMERIC_DAY_MONTH)) {
+    const [, a = '', , b = '', year = ''] = match;
+    if (Number(a) > 12 && Number(b) <= 12 && partsOf(year, b, a)) counts.dayFirst++;
+    else if (Number(b) > 12 && Number(a) <= 12 && partsOf(year, a, b)) counts.monthFirst++;
+  }
+  return counts;
 }
 
 function dayMonth(first: string, second: string, year: string, options: DateReadOptions): DateParts | undefined {

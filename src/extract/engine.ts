@@ -1,14 +1,60 @@
+/**
+ * The engine contract. The pipeline compiles the caller's schema once,
+ * ingests the files into a Document, renders its layout text and settles the
+ * request's options; an engine reads all that and answers with a candidate
+ * object and where it read each value. finalize() then shapes and validates
+ * the candidate, once, for every engine.
+ */
 import type { Document } from '../ingest/document.js';
-import type { JsonSchema } from './schema.js';
+import type { LayoutText } from '../ingest/layout.js';
+import type { DateOrder } from './date-order.js';
+import type { Provenance } from './provenance.js';
+import type { CompiledSchema } from './schema.js';
 
-/** What every engine is given: the ingested document, its layout text and the caller's schema. */
+export type { Provenance, ValueSource } from './provenance.js';
+
+/** A request's options as an engine sees them: settled, with no 'auto' left. */
+export interface ExtractionOptions {
+  /** How to read a numeric date whose day and month could be either way round (03/04/2024); see date-order.ts. */
+  dateOrder: DateOrder;
+}
+
+/** What every engine is given. */
 export interface ExtractionInput {
+  /** The caller's schema, compiled once for the request, with its validators. */
+  compiled: CompiledSchema;
   document: Document;
-  layoutText: string;
-  schema: JsonSchema;
+  /** The document as text, and where each of its words sits in that text. */
+  layout: LayoutText;
+  options: ExtractionOptions;
   signal: AbortSignal;
-  /** Renders the given pages as images, for engines whose model can see; absent where no files are at hand (tests, CLI --layout). */
+  /** Renders the given pages as images, for engines whose model can see; absent where no files are at hand (tests). */
   pageImages?: PageImageSource;
+  /** Where the engine reports its model calls (metrics); absent where nobody counts (tests, CLI). */
+  usage?: EngineUsage;
+}
+
+/** One call to a language model, as counted for metrics: numbers only, never content. */
+export interface ModelCallReport {
+  /** 'failed' when the call threw (server down, time limit, refused); 'ok' whatever the answer was. */
+  outcome: 'ok' | 'failed';
+  /** A further call for the same part of the document, after an answer that did not fit the schema. */
+  retry: boolean;
+  /** Tokens as the model server counted them, when it says. */
+  promptTokens?: number;
+  outputTokens?: number;
+}
+
+export interface EngineUsage {
+  modelCall(report: ModelCallReport): void;
+}
+
+/** What an engine answers. */
+export interface Extraction {
+  /** The candidate object, loosely typed as read (strings for numbers, dates as printed); finalize() shapes it. */
+  value: unknown;
+  /** For each value the engine filled, when it knows, the Document words it read it from. */
+  provenance: Provenance;
 }
 
 /** Identifies a page: `file` is its position in `contents`, `page` its 0-based index in the file. */
@@ -27,10 +73,10 @@ export interface EngineStatus {
   chosenBecause?: string;
 }
 
-/** An extractor. It returns a candidate object; finalize() coerces and validates it. */
+/** An extractor: the rules engine, or the language-model engine over one of its backends. */
 export interface Engine {
   readonly name: string;
-  extract(input: ExtractionInput): Promise<unknown>;
+  extract(input: ExtractionInput): Promise<Extraction>;
   status(): Promise<EngineStatus>;
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * contain comes back as null (or []) instead of being invented.
  * Array items are not made nullable: a failing item is dropped, not nulled.
  */
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { isSchemaObject, setOwn } from './schema-walk.js';
 
 const COMPOSITION_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef', 'anyOf', 'oneOf', 'allOf', 'not', 'if'];

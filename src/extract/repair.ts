@@ -2,6 +2,8 @@
  * Makes a shaped object pass the nullable validator by giving up the values
  * that fail: a failing property becomes null (a list becomes []), a failing
  * list item is dropped. What cannot be repaired that way is an engine failure.
+ * Each list item removed is reported (onRemove), so that what points into
+ * the list can follow.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
@@ -12,6 +14,11 @@ const ALTERNATIVE_KEYWORDS = new Set(['anyOf', 'oneOf', 'not', 'if']);
 
 type Path = string[];
 
+/** Item `index` of the list at `list` was removed; the items after it moved up by one. */
+export type OnRemove = (list: Path, index: number) => void;
+
+const IGNORE_REMOVALS: OnRemove = () => undefined;
+
 interface RepairTarget {
   path: Path;
   keywords: Set<string>;
@@ -19,10 +26,10 @@ interface RepairTarget {
   limit?: number;
 }
 
-export function repairUntilValid(value: Record<string, unknown>, validate: ValidateFunction): Record<string, unknown> {
+export function repairUntilValid(value: Record<string, unknown>, validate: ValidateFunction, onRemove: OnRemove = IGNORE_REMOVALS): Record<string, unknown> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (validate(value)) return value;
-    if (!repairRound(value, repairTargets(validate.errors ?? []))) break;
+    if (!repairRound(value, repairTargets(validate.errors ?? []), onRemove)) break;
   }
   if (validate(value)) return value;
   throw new AppError('engine_failed', 'extracted object does not match the schema', {
@@ -31,17 +38,17 @@ export function repairUntilValid(value: Record<string, unknown>, validate: Valid
 }
 
 /** One pass over all failing places; false when some failure sits on the root object itself. */
-function repairRound(root: Record<string, unknown>, targets: RepairTarget[]): boolean {
+function repairRound(root: Record<string, unknown>, targets: RepairTarget[], onRemove: OnRemove): boolean {
   if (targets.length === 0) return false;
   const removals: Path[] = [];
   for (const target of targets) {
     // a list whose items are about to be removed is shortened in the next round, on the new indexes
     if (removals.some((removal) => isPrefix(target.path, removal))) continue;
-    const outcome = repairAt(root, target);
+    const outcome = repairAt(root, target, onRemove);
     if (outcome === 'root') return false;
     if (outcome !== 'done') removals.push(outcome);
   }
-  removeItems(root, removals);
+  removeItems(root, removals, onRemove);
   return true;
 }
 
@@ -78,9 +85,9 @@ function isWithin(path: string, ancestor: string): boolean {
  * empty. Returns the path of a list item to remove, 'done', or 'root' when
  * only the root object is left to give up.
  */
-function repairAt(root: Record<string, unknown>, target: RepairTarget): Path | 'done' | 'root' {
+function repairAt(root: Record<string, unknown>, target: RepairTarget, onRemove: OnRemove): Path | 'done' | 'root' {
   const ownList = valueAt(root, target.path);
-  if (Array.isArray(ownList) && shortenList(ownList, target)) return 'done';
+  if (Array.isArray(ownList) && shortenList(ownList, target, (index) => onRemove(target.path, index))) return 'done';
   let path = target.path;
   while (path.length > 0) {
     const parentPath = path.slice(0, -1);
@@ -104,27 +111,41 @@ function repairAt(root: Record<string, unknown>, target: RepairTarget): Path | '
 }
 
 /** Repeated or too many items: keep the first ones rather than losing the list. */
-function shortenList(list: unknown[], target: RepairTarget): boolean {
-  const before = list.length;
-  if (target.keywords.has('uniqueItems')) {
-    const seen = new Set<string>();
-    const unique = list.filter((item) => {
-      const key = JSON.stringify(item);
-      return seen.has(key) ? false : Boolean(seen.add(key));
-    });
-    list.splice(0, list.length, ...unique);
+function shortenList(list: unknown[], target: RepairTarget, onRemove: (index: number) => void): boolean {
+  const seen = new Set<string>();
+  const keep = list.map((item) => {
+    if (!target.keywords.has('uniqueItems')) return true;
+    const key = JSON.stringify(item);
+    return seen.has(key) ? false : Boolean(seen.add(key));
+  });
+  let kept = 0;
+  keep.forEach((keeps, index) => {
+    if (!keeps) return;
+    kept++;
+    if (target.limit !== undefined && kept > target.limit) keep[index] = false;
+  });
+  // last first, so that every reported index is the item's place at the time
+  let removed = false;
+  for (let index = list.length - 1; index >= 0; index--) {
+    if (keep[index]) continue;
+    list.splice(index, 1);
+    onRemove(index);
+    removed = true;
   }
-  if (target.limit !== undefined && list.length > target.limit) list.length = target.limit;
-  return list.length < before;
+  return removed;
 }
 
 /** Removes list items deepest and last first, so that no pending index moves. */
-function removeItems(root: Record<string, unknown>, removals: Path[]): void {
+function removeItems(root: Record<string, unknown>, removals: Path[], onRemove: OnRemove): void {
   const unique = new Map(removals.map((path) => [path.join('\u0000'), path]));
   const ordered = [...unique.values()].sort((a, b) => b.length - a.length || Number(b[b.length - 1]) - Number(a[a.length - 1]));
   for (const path of ordered) {
-    const list = valueAt(root, path.slice(0, -1));
-    if (Array.isArray(list)) list.splice(Number(path[path.length - 1]), 1);
+    const listPath = path.slice(0, -1);
+    const list = valueAt(root, listPath);
+    if (!Array.isArray(list)) continue;
+    const index = Number(path[path.length - 1]);
+    list.splice(index, 1);
+    onRemove(listPath, index);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../errors.js';
 import { compileLinear, UnsupportedPatternError } from './linear-regexp.js';
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { childSchemas, formatSchemaPath, isSchemaObject } from './schema-walk.js';
 
 /*

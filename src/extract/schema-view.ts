@@ -4,7 +4,7 @@
  * ask "what type, which properties, which description" without each of them
  * re-implementing JSON Schema composition.
  */
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 import { isSchemaObject } from './schema-walk.js';
 import { splitPointer } from '../util/json-pointer.js';
 

@@ -3,7 +3,7 @@
  * caller's schema agrees on what is a schema and what is data (enum, const,
  * default and unknown keywords are data and are never walked into).
  */
-import type { JsonSchema } from './schema.js';
+import type { JsonSchema } from './json-schema.js';
 
 const SINGLE_SCHEMA_KEYWORDS = [
   'additionalProperties', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties',

@@ -5,9 +5,9 @@ import { compileWithDialect, dialectsFor, SchemaCompileError, type Dialect } fro
 import { makeNullable } from './nullable.js';
 import { checkNoRemoteRefs, checkPatterns, checkSchemaSize, MAX_SCHEMA_BYTES } from './schema-guards.js';
 import { viewSchema } from './schema-view.js';
+import type { JsonSchema } from './json-schema.js';
 
-/** A JSON Schema object as sent by the caller (already checked to compile, object root). */
-export type JsonSchema = { [keyword: string]: unknown };
+export type { JsonSchema } from './json-schema.js';
 
 export { makeNullable } from './nullable.js';
 

@@ -2,8 +2,12 @@
  * Walks a candidate object and the caller's schema together and gives every
  * value the type, form and presence the schema asks for: missing properties
  * become null ([] for lists), loose values are coerced, dates re-printed.
+ * Values can move on the way (a list item dropped, "Invoice Number" becoming
+ * invoice_number); `trace` is told where each one went, so that where it was
+ * read (provenance.ts) follows it.
  */
-import type { JsonSchema } from './schema.js';
+import { childPointer } from '../util/json-pointer.js';
+import type { JsonSchema } from './json-schema.js';
 import { allowsType, viewSchema, type SchemaView } from './schema-view.js';
 import { isSchemaObject, setOwn } from './schema-walk.js';
 import { finiteOrNull, isNullWord, matchEnum, parseBoolean, parseInteger, parseNumber, toText } from './coerce.js';
@@ -12,30 +16,48 @@ import { normaliseDateText } from './date-values.js';
 export interface ShapeContext {
   root: JsonSchema;
   dayFirst: boolean;
+  /** Told where each value went: `to` in the result, from `from` in the candidate; `subtree` when it was copied as is. */
+  trace?: (to: string, from: string, subtree?: boolean) => void;
 }
 
-export function shapeValue(value: unknown, schema: unknown, context: ShapeContext): unknown {
+/** Pointers of the value being shaped: where it is in the candidate, and where it goes in the result. */
+interface At {
+  from: string;
+  to: string;
+}
+
+const ROOT: At = { from: '', to: '' };
+
+export function shapeValue(value: unknown, schema: unknown, context: ShapeContext, at: At = ROOT): unknown {
   const view = viewSchema(schema, context.root);
   if (schema === false) return null;
   if (typeof value === 'string' && isNullWord(value)) value = null;
   if (value === undefined || value === null) return emptyValue(view);
-  if (view.enumValues !== undefined && !Array.isArray(value)) return matchEnum(value, view.enumValues) ?? null;
+  if (view.enumValues !== undefined && !Array.isArray(value)) return traced(matchEnum(value, view.enumValues) ?? null, at, context);
   if (isSchemaObject(value)) {
-    if (allowsType(view, 'object')) return shapeObject(value, view, context);
-    if (allowsType(view, 'array')) return shapeArray([value], view, context);
+    if (allowsType(view, 'object')) return shapeObject(value, view, context, at);
+    if (allowsType(view, 'array')) return shapeArray([value], view, context, at.to, () => at.from);
     return null;
   }
   if (Array.isArray(value)) {
-    if (allowsType(view, 'array')) return shapeArray(value, view, context);
+    if (allowsType(view, 'array')) return shapeArray(value, view, context, at.to, (index) => childPointer(at.from, index), at.from);
     // a one-element list where a single value is wanted is that value
-    if (value.length === 1) return shapeValue(value[0], schema, context);
-    return allowsType(view, 'string') ? toText(value) : null;
+    if (value.length === 1) return shapeValue(value[0], schema, context, { from: childPointer(at.from, 0), to: at.to });
+    const text = allowsType(view, 'string') ? toText(value) : null;
+    // the text is read from every item of the list
+    if (text !== null) value.forEach((_, index) => traced(text, { from: childPointer(at.from, index), to: at.to }, context));
+    return traced(text, at, context);
   }
   const scalar = shapeScalar(value, view, context);
   if (scalar === null && allowsType(view, 'array') && view.types.length > 0) {
-    return shapeArray([value], view, context);
+    return shapeArray([value], view, context, at.to, () => at.from);
   }
-  return scalar;
+  return traced(scalar, at, context);
+}
+
+function traced(value: unknown, at: At, context: ShapeContext, subtree = false): unknown {
+  if (value !== null && context.trace) context.trace(at.to, at.from, subtree);
+  return value;
 }
 
 function emptyValue(view: SchemaView): unknown {
@@ -43,9 +65,10 @@ function emptyValue(view: SchemaView): unknown {
   return null;
 }
 
-function shapeObject(value: Record<string, unknown>, view: SchemaView, context: ShapeContext): Record<string, unknown> {
+function shapeObject(value: Record<string, unknown>, view: SchemaView, context: ShapeContext, at: At): Record<string, unknown> {
   const declared = Object.keys(view.properties);
-  if (declared.length === 0 && view.required.length === 0) return value;
+  if (declared.length === 0 && view.required.length === 0) return traced(value, at, context, true) as Record<string, unknown>;
+  traced(value, at, context);
   const result: Record<string, unknown> = {};
   const looseKeys = new Map<string, string>();
   for (const key of Object.keys(value)) looseKeys.set(looseKey(key), key);
@@ -53,11 +76,13 @@ function shapeObject(value: Record<string, unknown>, view: SchemaView, context: 
   for (const name of names) {
     const sourceKey = Object.prototype.hasOwnProperty.call(value, name) ? name : looseKeys.get(looseKey(name));
     const candidate = sourceKey === undefined ? undefined : value[sourceKey];
-    setOwn(result, name, shapeValue(candidate, view.properties[name] ?? true, context));
+    const child = { from: childPointer(at.from, sourceKey ?? name), to: childPointer(at.to, name) };
+    setOwn(result, name, shapeValue(candidate, view.properties[name] ?? true, context, child));
   }
   if (!view.closed) {
     for (const [key, extra] of Object.entries(value)) {
-      if (!names.includes(key) && !names.some((name) => looseKey(name) === looseKey(key))) setOwn(result, key, extra);
+      if (names.includes(key) || names.some((name) => looseKey(name) === looseKey(key))) continue;
+      setOwn(result, key, traced(extra, { from: childPointer(at.from, key), to: childPointer(at.to, key) }, context, true));
     }
   }
   return result;
@@ -68,17 +93,27 @@ function looseKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-function shapeArray(values: unknown[], view: SchemaView, context: ShapeContext): unknown[] {
+/**
+ * `itemFrom(i)` is where the i-th of `values` sits in the candidate (the
+ * value itself when it was wrapped in a list); `listFrom` the list's own
+ * place, when the candidate had a list there.
+ */
+function shapeArray(values: unknown[], view: SchemaView, context: ShapeContext, to: string, itemFrom: (index: number) => string, listFrom?: string): unknown[] {
   const itemSchema = view.items ?? true;
   const itemView = viewSchema(itemSchema, context.root);
   const keepNulls = itemView.types.includes('null');
   const shaped: unknown[] = [];
-  for (const value of values) {
-    const item = shapeValue(value, itemSchema, context);
-    if (item === null && !keepNulls) continue;
-    if (isSchemaObject(item) && Object.keys(itemView.properties).length > 0 && isEmptyRecord(item)) continue;
+  values.forEach((value, index) => {
+    // shaped into a scratch trace first: a dropped item must leave no trace behind
+    const moves: Array<[string, string, boolean | undefined]> = [];
+    const scratch: ShapeContext = { ...context, trace: context.trace && ((t, f, subtree) => void moves.push([t, f, subtree])) };
+    const item = shapeValue(value, itemSchema, scratch, { from: itemFrom(index), to: childPointer(to, shaped.length) });
+    if (item === null && !keepNulls) return;
+    if (isSchemaObject(item) && Object.keys(itemView.properties).length > 0 && isEmptyRecord(item)) return;
+    for (const [t, f, subtree] of moves) context.trace?.(t, f, subtree);
     shaped.push(item);
-  }
+  });
+  if (listFrom !== undefined) context.trace?.(to, listFrom);
   return shaped;
 }
 

@@ -29,7 +29,11 @@ export class Admission {
   private active = 0;
   private readonly queue: Waiter[] = [];
 
-  constructor(private readonly limits: AdmissionLimits) {}
+  /** `onWait` is told how long each request waited for a slot and whether it got one (metrics). */
+  constructor(
+    private readonly limits: AdmissionLimits,
+    private readonly onWait: (ms: number, admitted: boolean) => void = () => {},
+  ) {}
 
   snapshot(): { active: number; queued: number; maxActive: number; maxQueued: number } {
     return { active: this.active, queued: this.queue.length, maxActive: this.limits.maxActiveRequests, maxQueued: this.limits.maxQueuedRequests };
@@ -51,17 +55,24 @@ export class Admission {
   async acquire(signal?: AbortSignal): Promise<() => void> {
     if (this.active < this.limits.maxActiveRequests) {
       this.active++;
+      this.onWait(0, true);
       return this.releaser();
     }
-    if (this.queue.length >= this.limits.maxQueuedRequests) throw saturated('queue full');
+    if (this.queue.length >= this.limits.maxQueuedRequests) {
+      this.onWait(0, false);
+      throw saturated('queue full');
+    }
+    const queuedAt = performance.now();
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {
           cleanup();
+          this.onWait(performance.now() - queuedAt, true);
           resolve();
         },
         reject: (error) => {
           cleanup();
+          this.onWait(performance.now() - queuedAt, false);
           reject(error);
         },
       };

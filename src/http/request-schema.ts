@@ -1,14 +1,24 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { DATE_ORDERS } from '../config.js';
 import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
+import type { RequestOptions } from '../pipeline.js';
 import { splitPointer } from '../util/json-pointer.js';
 
 export interface ExtractionRequestBody {
   schema: Record<string, unknown>;
   contents: ContentItem[];
+  options?: RequestOptions;
 }
 
-const requestSchema = {
+/** The request's `options`, one line each (the type is RequestOptions in pipeline.ts); any other key is a 400 naming it. */
+const OPTION_SCHEMAS: Record<keyof RequestOptions, object> = {
+  dateOrder: { type: 'string', enum: DATE_ORDERS },
+  evidence: { type: 'boolean' },
+};
+
+/** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */
+export const requestSchema = {
   type: 'object',
   required: ['schema', 'contents'],
   properties: {
@@ -26,6 +36,7 @@ const requestSchema = {
         },
       },
     },
+    options: { type: 'object', properties: OPTION_SCHEMAS, additionalProperties: false },
   },
 } as const;
 
@@ -46,6 +57,10 @@ function describe(error: ErrorObject): string {
       return `${fieldPath(error.instancePath) || 'request body'} must be ${error.params.type === 'object' ? 'an object' : `a ${error.params.type}`}`;
     case 'minItems':
       return `${fieldPath(error.instancePath)} must not be empty`;
+    case 'additionalProperties':
+      return `${fieldPath(error.instancePath, String(error.params.additionalProperty))} is not a known option; the options are ${Object.keys(OPTION_SCHEMAS).join(', ')}`;
+    case 'enum':
+      return `${fieldPath(error.instancePath)} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     default:
       return `${fieldPath(error.instancePath) || 'request body'} ${error.message ?? 'is invalid'}`;
   }

@@ -2,24 +2,17 @@ import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
 import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
-import { formatServerTiming, runExtraction, type PipelineDeps } from '../pipeline.js';
+import { formatServerTiming, responseBody, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
 import { parseExtractionRequest } from './request-schema.js';
+import { untilAborted } from '../util/until-aborted.js';
 
 export const ENGINE_HEADER = 'x-docshape-engine';
+/** The OCR engine that read this request's scans and photos, or "none" when no page needed OCR. */
+export const OCR_HEADER = 'x-docshape-ocr';
 
 function timeLimit(ms: number): AppError {
   return new AppError('timeout', `request exceeded the time limit of ${ms} ms (REQUEST_TIMEOUT_MS)`);
-}
-
-/** Rejects with the signal's reason as soon as it aborts, so a 504 is sent on time even if a stage cannot be interrupted. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortController {
@@ -32,7 +25,8 @@ function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortCon
   return controller;
 }
 
-export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger): RequestHandler {
+/** `onExtracted` sees each successful outcome (metrics: stage timings, pages). */
+export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger, onExtracted?: (outcome: ExtractionOutcome) => void): RequestHandler {
   return async (req: Request, res: Response) => {
     const body = parseExtractionRequest(req.body);
     const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
@@ -43,6 +37,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
     const outcome = await untilAborted(work, controller.signal);
 
     res.setHeader(ENGINE_HEADER, outcome.engine);
+    res.setHeader(OCR_HEADER, outcome.stats.ocrPages > 0 ? deps.ocr.name : 'none');
     res.setHeader('server-timing', formatServerTiming(outcome.timings, outcome.engine));
     logger.info(
       {
@@ -50,11 +45,14 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
         files: body.contents.length,
         pages: countPages(outcome.document),
         ocrPages: outcome.stats.ocrPages,
+        ocrEngine: deps.ocr.name,
         engine: outcome.engine,
         ms: Math.round(outcome.timings.total),
       },
       'extraction done',
     );
-    res.status(200).json(outcome.result);
+    onExtracted?.(outcome);
+    // Without options.evidence the answer is the object itself, as it always was.
+    res.status(200).json(responseBody(outcome, body.options));
   };
 }

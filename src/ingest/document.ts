@@ -26,14 +26,34 @@ export interface Line {
   words: Word[];
 }
 
+/** An affine map [a, b, c, d, e, f]: (x, y) -> (a x + c y + e, b x + d y + f), as PDF and canvas write it. */
+export type Affine = readonly [number, number, number, number, number, number];
+
+/**
+ * The page as the caller sees it (the file's page, EXIF orientation applied):
+ * its size, in the units of the page's boxes, and the map from the page's
+ * coordinates to it.
+ */
+export interface PageView {
+  width: number;
+  height: number;
+  transform: Affine;
+}
+
 export interface Page {
   /** 0-based index within its file (frame index for GIFs). */
   index: number;
+  /** Size of the frame the word boxes refer to (the page OCR read, which may be turned). */
   width: number;
   height: number;
   /** Where the words came from; 'empty' when neither text layer nor OCR found any. */
   source: WordSource | 'empty';
   lines: Line[];
+  /**
+   * Set when OCR read the page turned by a quarter or straightened: how its
+   * boxes map onto the page the caller sent. Absent, the page is as sent.
+   */
+  shown?: PageView;
 }
 
 export interface DocumentFile {
@@ -54,4 +74,28 @@ export function countPages(document: Document, source?: Page['source']): number 
     for (const page of file.pages) if (source === undefined || page.source === source) count++;
   }
   return count;
+}
+
+/**
+ * One word of a Document: `file` is its position in `contents`, `page` the
+ * page's index in its file (Page.index), `line` and `word` positions in
+ * page.lines and line.words. Engines say where a value was read with these.
+ */
+export interface WordRef {
+  file: number;
+  page: number;
+  line: number;
+  word: number;
+}
+
+export function sameWord(a: WordRef, b: WordRef): boolean {
+  return a.file === b.file && a.page === b.page && a.line === b.line && a.word === b.word;
+}
+
+/** The word a reference points to, with its page; undefined when the Document has no such word. */
+export function wordAt(document: Document, ref: WordRef): { word: Word; page: Page; file: DocumentFile } | undefined {
+  const file = document.files.find((f) => f.index === ref.file);
+  const page = file?.pages.find((p) => p.index === ref.page);
+  const word = page?.lines[ref.line]?.words[ref.word];
+  return file && page && word ? { word, page, file } : undefined;
 }

@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../config.js';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import { prepareForOcr, type GreyFrame } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
@@ -23,9 +23,14 @@ interface ImageHeader {
   density: number | undefined;
 }
 
+/**
+ * libvips keeps one error buffer per process, so under concurrent decodes its
+ * message for one file may be another's, or "Unknown error": the caller gets a
+ * stable sentence instead, and the cause stays on the error for the logs.
+ */
 function undecodable(file: DecodedFile, cause: unknown): Error {
-  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-  return badRequest(`${dataField(file)}: image cannot be decoded (${reason})`);
+  const format = SHARP_FORMAT_BY_MIME[file.mimeType]?.toUpperCase() ?? 'image';
+  return new AppError('bad_request', `${dataField(file)}: image cannot be decoded (the ${format} data is truncated or corrupt)`, { cause });
 }
 
 /** Reads only the header, so an image that is too large is refused before any pixel is decoded. */
@@ -86,18 +91,18 @@ async function decodeGrey(file: DecodedFile, image: Sharp): Promise<GreyFrame> {
  * MAX_PIXELS worth of them. A frame equal to the one before it is skipped:
  * comparing bytes is cheaper than hashing them.
  */
-async function decodeDistinctFrames(file: DecodedFile, header: ImageHeader, limits: ImageLimits): Promise<GreyFrame[]> {
+async function decodeDistinctFrames(file: DecodedFile, header: ImageHeader, limits: ImageLimits): Promise<Array<GreyFrame & { index: number }>> {
   const framePixels = header.width * header.height;
   const framesToRead = Math.min(header.frames, Math.max(1, Math.floor(limits.maxPixelsPerImage / framePixels)));
   const strip = await decodeGrey(file, decoderFor(file, limits, framesToRead));
-  const frames: GreyFrame[] = [];
+  const frames: Array<GreyFrame & { index: number }> = [];
   let previous: Buffer | undefined;
   for (let i = 0; i < framesToRead && frames.length < limits.maxGifFrames; i++) {
     const data = strip.data.subarray(i * framePixels, (i + 1) * framePixels);
     if (data.length < framePixels) break;
     if (previous?.equals(data)) continue;
     previous = data;
-    frames.push({ width: header.width, height: header.height, data });
+    frames.push({ width: header.width, height: header.height, data, index: i });
   }
   return frames;
 }
@@ -117,4 +122,14 @@ export async function loadImagePages(file: DecodedFile, limits: ImageLimits): Pr
   const rasters: GreyRaster[] = [];
   for (const frame of frames) rasters.push(await prepareForOcr(frame, header.density, header.orientation));
   return rasters;
+}
+
+/**
+ * Which frames of the file loadImagePages reads as its pages: page i is
+ * frame indexes[i] (frames repeating the one before them are no pages).
+ */
+export async function distinctFrameIndexes(file: DecodedFile, limits: ImageLimits): Promise<number[]> {
+  const header = await readHeader(file, limits);
+  if (header.frames === 1) return [0];
+  return (await decodeDistinctFrames(file, header, limits)).map((frame) => frame.index);
 }

@@ -3,20 +3,10 @@ import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import type { Word } from './document.js';
-import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask } from './pdf-worker.js';
+import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import type { GreyRaster } from './raster.js';
 
-export interface PdfTextPage {
-  /** 0-based page index. */
-  index: number;
-  /** Page size in PDF points as displayed (crop box, rotation applied). */
-  width: number;
-  height: number;
-  /** Text-layer words: confidence 1, bbox in points, origin top-left, y down. */
-  words: Word[];
-  /** True when the text layer is missing or unusable and the page must be rendered and OCRed. */
-  needsOcr: boolean;
-}
+export type { PdfTextPage } from './pdf-protocol.js';
 
 export interface PdfInspection {
   pageCount: number;
@@ -70,6 +60,8 @@ function unpackPage({ texts, boxes, ...page }: PackedTextPage): PdfTextPage {
 export class PdfProcessor {
   private readonly pool: Piscina;
   private readonly options: PdfProcessorOptions & { taskTimeoutMs: number };
+  /** Tasks handed to piscina and not yet settled: running on a worker or in its queue. */
+  private inFlight = 0;
 
   constructor(options: PdfProcessorOptions) {
     this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, ...options };
@@ -95,6 +87,13 @@ export class PdfProcessor {
     return this.run<GreyRaster>(file, { kind: 'render', bytes: new Uint8Array(file.bytes), pageIndex, dpi, maxPixels }, signal);
   }
 
+  /** For metrics: worker threads, how many run a task now, how many tasks wait. */
+  status(): { workers: number; busy: number; queued: number } {
+    const workers = this.pool.threads.length;
+    const queued = this.pool.queueSize;
+    return { workers, busy: Math.min(workers, Math.max(0, this.inFlight - queued)), queued };
+  }
+
   async close(): Promise<void> {
     await this.pool.destroy();
   }
@@ -103,6 +102,7 @@ export class PdfProcessor {
     const timeout = AbortSignal.timeout(this.options.taskTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let outcome: PdfOutcome<T>;
+    this.inFlight++;
     try {
       // The bytes are a private copy (pdf.js takes ownership of its input), so they are moved, not cloned again.
       outcome = await this.pool.run(task, { signal: combined, transferList: [task.bytes.buffer as ArrayBuffer] });
@@ -114,6 +114,8 @@ export class PdfProcessor {
         });
       }
       throw new AppError('internal', `${dataField(file)}: PDF processing failed`, { cause: error });
+    } finally {
+      this.inFlight--;
     }
     if (!outcome.ok) throw errorFromFailure(outcome.failure, file);
     return outcome.value;

@@ -8,11 +8,13 @@ import { ConfigError } from '../../src/config.js';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { ExplainedEngine } from '../../src/engines/explained-engine.js';
 import { RulesEngine } from '../../src/engines/rules/index.js';
-import { extractInWindows } from '../../src/engines/windowed.js';
-import { splitIntoWindows } from '../../src/extract/chunk.js';
-import { renderLayoutText } from '../../src/ingest/layout.js';
+import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
+import { extractInWindows } from '../../src/engines/llm/windowed.js';
+import { splitIntoWindows } from '../../src/engines/llm/windows.js';
+import { wordAt } from '../../src/ingest/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { buildDocument } from '../helpers/document-builder.js';
+import { engineInput } from '../helpers/extraction.js';
 import { closedPort, startFakeOllama } from '../helpers/model-servers.js';
 import { testConfig } from '../helpers/test-server.js';
 import { tinyGgufPath } from '../helpers/tiny-gguf.js';
@@ -92,9 +94,20 @@ describe('engine choice (EXTRACTOR)', function () {
   });
 
   it('EXTRACTOR=ollama starts even when Ollama is down (requests get 503 until it is up)', async () => {
-    const { engine } = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
+    const { engine, crossCheck } = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
     expect(engine.name).to.equal('ollama:qwen2.5:7b-instruct');
     expect((await engine.status()).ready).to.equal(false);
+    await crossCheck?.close();
+  });
+
+  it('a language model\'s answers get the rules engine on its threads as second reader for evidence; the rules engine\'s own do not', async () => {
+    const model = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
+    expect(model.crossCheck).to.be.instanceOf(ThreadedRulesEngine);
+    await model.crossCheck?.close();
+    const rules = await createEngine(testConfig({ EXTRACTOR: 'rules' }), silentLogger());
+    expect(rules.engine).to.be.instanceOf(ThreadedRulesEngine);
+    expect(rules.crossCheck).to.equal(undefined);
+    await rules.engine.close();
   });
 });
 
@@ -123,14 +136,19 @@ describe('long documents with the rules engine: a table over many pages comes ba
 
   it('extracts every row, in page order, once, and the scalar from the page that has it', async () => {
     const document = buildDocument(pages);
-    const input = { document, layoutText: renderLayoutText(document), schema, signal: new AbortController().signal };
-    expect(splitIntoWindows(document, input.layoutText, 120).length).to.be.greaterThan(PAGES - 1);
+    const input = engineInput(document, schema);
+    expect(splitIntoWindows(document, input.layout, 120).length).to.be.greaterThan(PAGES - 1);
     const rules = new RulesEngine();
-    const merged = (await extractInWindows(input, { maxTokens: 120, concurrency: 2 }, (window) =>
-      rules.extract({ ...input, document: window.document, layoutText: window.text }),
-    )) as { invoice_number: string; items: Array<{ description: string; quantity: number }> };
-    expect(merged.invoice_number).to.equal('INV-77');
-    expect(merged.items.map((item) => item.description)).to.deep.equal(Array.from({ length: PAGES * ROWS }, (_, i) => `Widget-${i + 1}`));
-    expect(merged.items[PAGES * ROWS - 1]).to.deep.include({ quantity: PAGES * ROWS });
+    const merged = await extractInWindows(input, { maxTokens: 120, concurrency: 2 }, (window) =>
+      rules.extract({ ...input, document: window.document, layout: window.layout }),
+    );
+    const value = merged.value as { invoice_number: string; items: Array<{ description: string; quantity: number }> };
+    expect(value.invoice_number).to.equal('INV-77');
+    expect(value.items.map((item) => item.description)).to.deep.equal(Array.from({ length: PAGES * ROWS }, (_, i) => `Widget-${i + 1}`));
+    expect(value.items[PAGES * ROWS - 1]).to.deep.include({ quantity: PAGES * ROWS });
+    // each row still points at its own words, on its own page
+    const last = merged.provenance.get(`/items/${PAGES * ROWS - 1}/description`)?.words ?? [];
+    expect(last.map((ref) => wordAt(document, ref)?.word.text)).to.deep.equal([`Widget-${PAGES * ROWS}`]);
+    expect(last[0]?.page).to.equal(PAGES - 1);
   });
 });

@@ -1,18 +1,25 @@
 import { expect } from 'chai';
 import { bestApproximateMatch, buildEvidenceIndex, fieldEvidence } from '../../scripts/eval/evidence.js';
+import { renderLayoutText } from '../../src/ingest/layout.js';
+import { buildDocument } from '../helpers/document-builder.js';
 
-const RECEIPT = `--- file 1 (r.jpg), page 1 ---
-AEON CO. (M) BHD
-3RD FLR, AEON TAMAN MALURI SD JLN JEJAKA, TAMAN MALURI
-CHERAS, 55100 KUALA LUMPUR
-DATE: 2018-03-06   TIME 10:15
-SUBTOTAL      RM 71.50
-TOTAL         RM 75.00
-CASH          RM 100.00
-`;
+const RECEIPT = [
+  'AEON CO. (M) BHD',
+  '3RD FLR, AEON TAMAN MALURI SD JLN JEJAKA, TAMAN MALURI',
+  'CHERAS, 55100 KUALA LUMPUR',
+  'DATE: 2018-03-06   TIME 10:15',
+  'SUBTOTAL      RM 71.50',
+  'TOTAL         RM 75.00',
+  'CASH          RM 100.00',
+];
+
+/** The evidence index of lines as the pipeline renders them (file "r.jpg", page marker included). */
+function indexOf(lines: string[]) {
+  return buildEvidenceIndex(renderLayoutText(buildDocument(lines, { filename: 'r.jpg' })));
+}
 
 describe('eval evidence recall', () => {
-  const index = buildEvidenceIndex(RECEIPT);
+  const index = indexOf(RECEIPT);
 
   it('finds an amount despite the RM prefix and missing decimals in the label', () => {
     expect(fieldEvidence(index, 'total', 'amount', '75.00', 'day-first')[0]?.found).to.equal(true);
@@ -26,7 +33,7 @@ describe('eval evidence recall', () => {
   });
 
   it('does not take a bare integer (a quantity, a page number) as a two-decimal amount', () => {
-    expect(fieldEvidence(buildEvidenceIndex('QTY 9  ITEM'), 'total', 'amount', '9.00', 'day-first')[0]?.found).to.equal(false);
+    expect(fieldEvidence(indexOf(['QTY 9  ITEM']), 'total', 'amount', '9.00', 'day-first')[0]?.found).to.equal(false);
   });
 
   it('finds a date printed in a different format', () => {
@@ -55,10 +62,11 @@ describe('eval evidence recall', () => {
   it('misses an absent string and ignores the page marker', () => {
     expect(fieldEvidence(index, 'company', 'name', 'MR D.I.Y. (JOHOR) SDN BHD', 'day-first')[0]?.found).to.equal(false);
     expect(fieldEvidence(index, 'file', 'text', 'file 1', 'day-first')[0]?.found).to.equal(false);
+    expect(fieldEvidence(index, 'file', 'text', 'r.jpg', 'day-first')[0]?.found).to.equal(false);
   });
 
   it('checks list items one by one', () => {
-    const items = fieldEvidence(buildEvidenceIndex('between Perceptron, Inc. and the investor'), 'party', 'name-list', ['Perceptron Inc.', 'Harbert Discovery Fund LP'], 'day-first');
+    const items = fieldEvidence(indexOf(['between Perceptron, Inc. and the investor']), 'party', 'name-list', ['Perceptron Inc.', 'Harbert Discovery Fund LP'], 'day-first');
     expect(items.map((item) => item.found)).to.deep.equal([true, false]);
   });
 

@@ -1,12 +1,18 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { finalize, type FinalizeOptions } from '../../src/extract/finalize.js';
-import { compileCallerSchema, type JsonSchema } from '../../src/extract/schema.js';
+import { finalize as finalizeExtraction, type FinalizeOptions } from '../../src/extract/finalize.js';
+import type { ValueSource } from '../../src/extract/provenance.js';
+import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../../src/extract/schema.js';
+
+/** finalize() on a bare candidate: the object a caller gets. */
+function finalize(candidate: unknown, compiled: CompiledSchema, options: FinalizeOptions = { dateOrder: 'dmy' }): Record<string, unknown> {
+  return finalizeExtraction({ value: candidate, provenance: new Map() }, compiled, options).value;
+}
 
 /** Finalizes one value under one property schema and checks the result against the nullable validator. */
 function one(propertySchema: JsonSchema, value: unknown, options?: FinalizeOptions): unknown {
   const compiled = compileCallerSchema({ type: 'object', properties: { v: propertySchema } });
-  const result = finalize({ v: value }, compiled, options) as Record<string, unknown>;
+  const result = finalize({ v: value }, compiled, options);
   expect(compiled.validateNullable(result), JSON.stringify(result)).to.equal(true);
   return result['v'];
 }
@@ -111,7 +117,7 @@ describe('finalize: shape', () => {
 
   it('keeps a property named __proto__ as data', () => {
     const compiled = compileCallerSchema({ type: 'object', properties: { __proto__: { type: 'string' } } });
-    const result = finalize(JSON.parse('{"__proto__": "x"}'), compiled) as Record<string, unknown>;
+    const result = finalize(JSON.parse('{"__proto__": "x"}'), compiled);
     expect(Object.getPrototypeOf(result)).to.equal(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).to.equal('x');
   });
@@ -146,7 +152,7 @@ describe('finalize: dates and times', () => {
 
   it('reads day first by default, month first when asked, and either when one part exceeds 12', () => {
     expectCases({ type: 'string', format: 'date' }, [['03/04/2024', '2024-04-03'], ['12/30/2016', '2016-12-30'], ['30/12/2016', '2016-12-30']]);
-    expectCases({ type: 'string', format: 'date' }, [['03/04/2024', '2024-03-04'], ['30/12/2016', '2016-12-30']], { dayFirst: false });
+    expectCases({ type: 'string', format: 'date' }, [['03/04/2024', '2024-03-04'], ['30/12/2016', '2016-12-30']], { dateOrder: 'mdy' });
   });
 
   it('uses the format the description asks for', () => {
@@ -219,5 +225,59 @@ describe('finalize: validation', () => {
       expect(appError.message).to.equal('extracted object does not match the schema');
       expect(appError.details).to.deep.equal(['/ must NOT have fewer than 3 properties']);
     }
+  });
+});
+
+describe('finalize: where each value was read follows it', () => {
+  /** A source naming one word, so that each can be told apart. */
+  const at = (word: number): ValueSource => ({ words: [{ file: 0, page: 0, line: 0, word }] });
+
+  function provenanceAfter(schema: JsonSchema, value: unknown, provenance: Array<[string, ValueSource]>): Array<[string, ValueSource]> {
+    const final = finalizeExtraction({ value, provenance: new Map(provenance) }, compileCallerSchema(schema), { dateOrder: 'dmy' });
+    return [...final.provenance].sort(([a], [b]) => a.localeCompare(b));
+  }
+
+  it('moves with a key the model spelled loosely, and a value coerced or re-printed keeps its words', () => {
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' }, date: { type: 'string', format: 'date' } } };
+    expect(provenanceAfter(schema, { 'Invoice Number': 'A1', total: '1,200.00', date: '14/03/2024' }, [['/Invoice Number', at(1)], ['/total', at(2)], ['/date', at(3)]])).to.deep.equal([
+      ['/date', at(3)],
+      ['/invoice_number', at(1)],
+      ['/total', at(2)],
+    ]);
+  });
+
+  it('follows list items when empty rows are dropped, and leaves out dropped and nulled values', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        rows: { type: 'array', items: { type: 'object', properties: { qty: { type: 'integer', minimum: 1 }, name: { type: 'string' } } } },
+        code: { type: 'string', maxLength: 2 },
+      },
+    };
+    const value = { rows: [{ qty: null, name: '' }, { qty: '0', name: 'bad qty' }, { qty: '3', name: 'Nails' }], code: 'toolong' };
+    const provenance: Array<[string, ValueSource]> = [['/rows/1/qty', at(1)], ['/rows/1/name', at(2)], ['/rows/2/qty', at(3)], ['/rows/2/name', at(4)], ['/code', at(5)]];
+    // row 0 is empty and dropped by shaping; row 1 breaks minimum, so its qty is nulled and its name kept; the code is nulled
+    expect(provenanceAfter(schema, value, provenance)).to.deep.equal([
+      ['/rows/0/name', at(2)],
+      ['/rows/1/name', at(4)],
+      ['/rows/1/qty', at(3)],
+    ]);
+  });
+
+  it('follows list items that repair removes (duplicates, too many)', () => {
+    const schema = { type: 'object', properties: { codes: { type: 'array', items: { type: 'string' }, maxItems: 2, uniqueItems: true } } };
+    const value = { codes: ['ab', 'ab', 'cd', 'ef'] };
+    expect(provenanceAfter(schema, value, [['/codes/0', at(0)], ['/codes/1', at(1)], ['/codes/2', at(2)], ['/codes/3', at(3)]])).to.deep.equal([
+      ['/codes/0', at(0)],
+      ['/codes/1', at(2)],
+    ]);
+  });
+
+  it('puts a one-item list read as one value at the value, and a list read as text gets the words of every item', () => {
+    const schema = { type: 'object', properties: { name: { type: 'string' }, total: { type: 'number' } } };
+    expect(provenanceAfter(schema, { name: ['ACME', 'Ltd'], total: ['9.00'] }, [['/name/0', at(0)], ['/name/1', at(1)], ['/total/0', at(2)]])).to.deep.equal([
+      ['/name', { words: [...at(0).words, ...at(1).words] }],
+      ['/total', at(2)],
+    ]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatBackend, ChatMessage } from '../../src/engines/chat-backend.js';
+import type { ChatBackend, ChatMessage } from '../../src/engines/llm/backends/chat-backend.js';
 import type { JsonSchema } from '../../src/extract/schema.js';
 
 export interface ChatCall {
@@ -26,6 +26,9 @@ export type Scripted =
   | { stall: true };
 
 export type Respond = (call: ChatCall, index: number) => Promise<Scripted> | Scripted;
+
+/** Tokens the fake servers report for every answered call, as Ollama (prompt_eval_count, eval_count) and OpenAI (usage) do. */
+export const REPORTED_TOKENS = { prompt: 120, output: 30 } as const;
 
 export interface ModelServer {
   url: string;
@@ -70,6 +73,7 @@ export function startFakeOllama(options: FakeOllamaOptions): Promise<ModelServer
       if (!('content' in scripted)) return answerFailure(req, res, scripted);
       return json(res, 200, {
         model: body['model'], message: { role: 'assistant', content: scripted.content }, done: true, done_reason: scripted.truncated ? 'length' : 'stop',
+        prompt_eval_count: REPORTED_TOKENS.prompt, eval_count: REPORTED_TOKENS.output,
       });
     }
     return json(res, 404, { error: 'not found' });
@@ -87,6 +91,7 @@ export function startFakeOpenAi(respond: Respond): Promise<ModelServer> {
       if (!('content' in scripted)) return answerFailure(req, res, scripted, true);
       return json(res, 200, {
         choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.truncated ? 'length' : 'stop' }],
+        usage: { prompt_tokens: REPORTED_TOKENS.prompt, completion_tokens: REPORTED_TOKENS.output },
       });
     }
     return json(res, 404, { error: { message: 'not found' } });

@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config.js';
-import { LlmEngine } from '../../src/engines/llm-engine.js';
-import { OllamaBackend } from '../../src/engines/ollama.js';
+import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
+import { OllamaBackend } from '../../src/engines/llm/backends/ollama.js';
 import { silentLogger } from '../../src/logger.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { expectSchemaValid } from '../helpers/engine-fixtures.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createEngine } from '../../src/engines/create-engine.js';
-import { LlamaCppBackend } from '../../src/engines/llamacpp.js';
+import { LlamaCppBackend } from '../../src/engines/llm/backends/llamacpp.js';
 import type { Engine } from '../../src/extract/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';

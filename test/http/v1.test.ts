@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
-import type { OcrPool } from '../../src/ingest/ocr-pool.js';
+import type { OcrEngine } from '../../src/ingest/ocr/index.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
-import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, truncate } from '../fixtures/pdfs.js';
+import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, makeTextPdf, truncate } from '../fixtures/pdfs.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const invoiceSchema = {
@@ -31,10 +31,10 @@ const receiptSchema = {
 };
 
 /** Counts OCR jobs so tests can assert which pages went through OCR. */
-function countingOcr(ocr: OcrPool): { ocr: OcrPool; calls: () => number } {
+function countingOcr(ocr: OcrEngine): { ocr: OcrEngine; calls: () => number } {
   let calls = 0;
-  const counting = Object.create(ocr) as OcrPool;
-  counting.recognize = (...args: Parameters<OcrPool['recognize']>) => {
+  const counting = Object.create(ocr) as OcrEngine;
+  counting.recognize = (...args: Parameters<OcrEngine['recognize']>) => {
     calls++;
     return ocr.recognize(...args);
   };
@@ -94,6 +94,9 @@ describe('POST /v1/', function () {
       ['a schema with a non-object root', { schema: { type: 'array' }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a schema that does not compile', { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a remote $ref', { schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /remote/],
+      ['an unknown option', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { evidnce: true } }, /^options\.evidnce is not a known option; the options are dateOrder, evidence$/],
+      ['an unknown date order', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { dateOrder: 'ymd' } }, /^options\.dateOrder must be one of "auto", "dmy", "mdy"$/],
+      ['options that are not an object', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: ['mdy'] }, /^options must be an object$/],
     ];
     for (const [name, body, message] of cases) {
       it(`answers 400 naming the field for ${name}`, async () => {
@@ -188,8 +191,26 @@ describe('POST /v1/', function () {
       });
       expect(elapsed).to.be.below(1000);
       expect(response.headers.get('x-docshape-engine')).to.equal('rules');
+      expect(response.headers.get('x-docshape-ocr')).to.equal('none');
       expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       expect(response.headers.get('server-timing')).to.match(/decode;dur=[\d.]+.*ocr;dur=0\.0.*extract;dur=.*validate;dur=/);
+    });
+
+    it('reads an ambiguous date the way the request, the document or DATE_ORDER_FALLBACK says', async () => {
+      const schema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' }, due_date: { type: 'string', format: 'date' } } };
+      const post = async (lines: string[], options?: object) => {
+        const response = await postJson(endpoint, { schema, contents: [content(await makeTextPdf([lines]), 'application/pdf')], ...(options ? { options } : {}) });
+        expect(response.status, JSON.stringify(response.body)).to.equal(200);
+        return response.body;
+      };
+      // nothing in the document settles it: the fallback (day first)
+      expect(await post(['Invoice date: 03/04/2024'])).to.deep.include({ invoice_date: '2024-04-03' });
+      expect(await post(['Invoice date: 03/04/2024'], { dateOrder: 'mdy' })).to.deep.include({ invoice_date: '2024-03-04' });
+      // a due date of 03/25/2024 can only be month first, so the invoice date is too
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 03/25/2024'])).to.deep.equal({ invoice_date: '2024-03-04', due_date: '2024-03-25' });
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 25/03/2024'], { dateOrder: 'auto' })).to.deep.equal({ invoice_date: '2024-04-03', due_date: '2024-03-25' });
+      // an explicit order wins over the document
+      expect(await post(['Invoice date: 03/04/2024', 'Due date: 03/25/2024'], { dateOrder: 'dmy' })).to.deep.include({ invoice_date: '2024-04-03' });
     });
 
     it('OCRs a scanned PDF and reads its values', async () => {
@@ -199,6 +220,8 @@ describe('POST /v1/', function () {
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(ocrCalls()).to.equal(before + 1);
       expect(response.body).to.include({ date: '2024-05-17', total: 6.25 });
+      // PP-OCR reads scans by default (OCR_ENGINE=auto with OCR_LANGS=eng).
+      expect(response.headers.get('x-docshape-ocr')).to.equal('paddle');
     });
 
     it('OCRs only the scanned page of a mixed PDF', async () => {
@@ -272,7 +295,9 @@ describe('POST /v1/', function () {
         probes++;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect((await work).status).to.equal(200);
+      const answer = await work;
+      expect(answer.status).to.equal(200);
+      expect(answer.headers.get('x-docshape-ocr')).to.equal('paddle');
       expect(probes).to.be.greaterThan(2);
       expect(slowest).to.be.below(100);
     });
@@ -282,10 +307,11 @@ describe('POST /v1/', function () {
     it('reports readiness with OCR and engine status', async () => {
       const response = await fetch(`${server.url}/readyz`);
       expect(response.status).to.equal(200);
-      const body = (await response.json()) as { ready: boolean; engine: { name: string }; ocr: { ready: boolean } };
+      const body = (await response.json()) as { ready: boolean; engine: { name: string }; ocr: { ready: boolean; engine: string; chosenBecause: string } };
       expect(body.ready).to.equal(true);
       expect(body.engine.name).to.equal('rules');
-      expect(body.ocr.ready).to.equal(true);
+      expect(body.ocr).to.include({ ready: true, engine: 'paddle' });
+      expect(body.ocr.chosenBecause).to.match(/OCR_ENGINE=auto: the PP-OCR recogniser writes every letter of OCR_LANGS=eng/);
     });
 
     it('echoes a caller-supplied x-request-id', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Document, Word } from '../../src/ingest/document.js';
-import { renderLayoutText } from '../../src/ingest/layout.js';
+import { joinLayouts, renderLayoutText, sliceLayout, wordsInSpan } from '../../src/ingest/layout.js';
 import { groupWordsIntoLines } from '../../src/ingest/lines.js';
 
 /** A word 10 units per character wide and 20 high, at (x, y) top-left. */
@@ -34,7 +34,7 @@ describe('groupWordsIntoLines', () => {
 
 describe('renderLayoutText', () => {
   it('keeps table columns apart and aligned across rows', () => {
-    const text = renderLayoutText(
+    const { text } = renderLayoutText(
       documentOf([
         word('Description', 0, 0), word('Qty', 300, 0), word('Amount', 500, 0),
         word('Hammer', 0, 30), word('2', 300, 30), word('29.00', 500, 30),
@@ -50,7 +50,7 @@ describe('renderLayoutText', () => {
   });
 
   it('joins close words with one space', () => {
-    const text = renderLayoutText(documentOf([word('Invoice', 0, 0), word('date:', 80, 0), word('14/03/2024', 140, 0)]));
+    const { text } = renderLayoutText(documentOf([word('Invoice', 0, 0), word('date:', 80, 0), word('14/03/2024', 140, 0)]));
     expect(text).to.contain('\nInvoice date: 14/03/2024\n');
   });
 
@@ -61,12 +61,41 @@ describe('renderLayoutText', () => {
         { index: 1, filename: 'b.png', mimeType: 'image/png', pages: documentOf([word('hello', 0, 0)]).files[0]!.pages },
       ],
     };
-    const text = renderLayoutText(document);
+    const { text } = renderLayoutText(document);
     expect(text).to.equal('--- file 1 (a.pdf), page 1 ---\n\n--- file 2 (b.png), page 1 ---\nhello\n');
   });
 
   it('separates paragraphs with a blank line when the vertical gap is large', () => {
-    const text = renderLayoutText(documentOf([word('Header', 0, 0), word('Body', 0, 200)]));
+    const { text } = renderLayoutText(documentOf([word('Header', 0, 0), word('Body', 0, 200)]));
     expect(text).to.contain('Header\n\nBody');
+  });
+
+  it('maps every word to its place in the text, and nothing else (page markers are no words)', () => {
+    const document: Document = {
+      files: [
+        { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, source: 'empty', lines: [] }] },
+        { index: 1, filename: 'b.png', mimeType: 'image/png', pages: documentOf([word('Total', 0, 0), word('76.20', 400, 2), word('Invoice', 0, 100)]).files[0]!.pages },
+      ],
+    };
+    const layout = renderLayoutText(document);
+    const placed = layout.words.map((w) => [layout.text.slice(w.start, w.end), w.ref]);
+    expect(placed).to.deep.equal([
+      ['Total', { file: 1, page: 0, line: 0, word: 0 }],
+      ['76.20', { file: 1, page: 0, line: 0, word: 1 }],
+      ['Invoice', { file: 1, page: 0, line: 1, word: 0 }],
+    ]);
+    const total = layout.text.indexOf('76.20');
+    expect(wordsInSpan(layout, total + 1, total + 3)).to.deep.equal([{ file: 1, page: 0, line: 0, word: 1 }]);
+    expect(wordsInSpan(layout, 0, layout.text.indexOf('Total'))).to.deep.equal([]);
+  });
+
+  it('slices and joins layout texts with their words', () => {
+    const layout = renderLayoutText(documentOf([word('Hammer', 0, 0), word('29.00', 300, 0)]));
+    const start = layout.text.indexOf('Hammer');
+    const part = sliceLayout(layout, start + 3, layout.text.length);
+    expect(part.words.map((w) => part.text.slice(w.start, w.end))).to.deep.equal(['mer', '29.00']);
+    const joined = joinLayouts([{ text: 'x', words: [] }, part], '\n');
+    expect(joined.words.map((w) => joined.text.slice(w.start, w.end))).to.deep.equal(['mer', '29.00']);
+    expect(joined.words[0]!.ref).to.deep.equal({ file: 0, page: 0, line: 0, word: 0 });
   });
 });

@@ -4,20 +4,22 @@
  * of value is distinctive enough (a lone date, the header name).
  */
 import { matchEnum } from '../../extract/coerce.js';
+import { competitionAmong } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
-import { findAnchors, valueAt, type AnchoredValue } from './anchors.js';
-import { findEnumValue } from './enums.js';
-import { findBusinessName, findHeaderAddress, joinAddress } from './header.js';
-import { addressEvidence, collectAddress } from './address.js';
-import type { FieldHints } from './labels.js';
-import { isNoise, mainText, type RuleLine } from './lines.js';
-import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
-import { amountDigits, findValues, type Found } from './parsers.js';
-import { statedInProse } from './prose-fields.js';
-import { chooseTotal } from './totals.js';
-import { firstUnlabelledPhone } from './phones.js';
-import { documentDate, documentTime } from './stamps.js';
-import { taxAmountOnLine } from './taxes.js';
+import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
+import { findEnumMention, findEnumValue } from './core/enums.js';
+import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
+import { addressEvidence, collectAddress } from './receipts/address.js';
+import type { FieldHints } from './core/labels.js';
+import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
+import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
+import { amountDigits, findValues, type Found } from './core/parsers.js';
+import { readingOn, readingSpelled, type Reading } from './core/reading.js';
+import { statedInProse } from './prose/prose-fields.js';
+import { chooseTotal } from './receipts/totals.js';
+import { firstUnlabelledPhone } from './receipts/phones.js';
+import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
+import { taxAmountOnLine } from './receipts/taxes.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -30,15 +32,26 @@ const SCORE_TIE = 0.05;
 /** Without a label, the first date of a document is its own date (invoice, receipt...), not e.g. a due or effective date. */
 const DOCUMENT_DATE_WORDS = new Set(['invoice', 'receipt', 'transaction', 'purchase', 'order', 'issue', 'issued', 'document', 'bill', 'sale', 'sales', 'statement', 'letter', 'visit', 'print', 'printed', 'agreement', 'contract', 'effective']);
 
-export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): unknown {
+/** The property's value and the words it was read from; null when the document does not give it. */
+export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const kind = kindFor(view, hints);
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
   // values stated in sentences (contracts, letters): see prose-fields.ts
   const stated = statedInProse(kind, view, hints, context, chosen?.anchor);
-  if (stated) return stated.value;
-  if (chosen) return present(chosen.found, kind, view, hints);
+  if (stated) return stated.reading;
+  if (chosen) return { ...anchoredReading(chosen, present(chosen.found, kind, view, hints)), competition: competitionAmong(chosen, candidates, (c) => c.score, sameFoundValue) };
   return fallback(kind, view, hints, context);
+}
+
+function sameFoundValue(a: AnchoredValue, b: AnchoredValue): boolean {
+  return JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
+}
+
+/** A labelled value: the words of the value itself (and of what it was computed from), scored by its label. */
+export function anchoredReading(chosen: AnchoredValue, value: unknown): Reading {
+  const reading = readingOn(value, chosen, chosen.score);
+  return chosen.also ? { ...reading, words: [...reading.words, ...chosen.also] } : reading;
 }
 
 /** Every value announced by a label, with its score; lists of scalars take them all. */
@@ -98,25 +111,32 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
   }
 }
 
-function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): unknown {
+function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const { lines } = context;
+  const text = (at: Stamp | undefined): Reading | null => (at ? { ...readingOn(at.found.text, at), competition: at.competition } : null);
   switch (kind) {
     case 'date':
     case 'datetime':
-      return hints.qualifiers.every((w) => DOCUMENT_DATE_WORDS.has(w)) ? documentDate(kind, lines, hints, context.dayFirst) : null;
+      return hints.qualifiers.every((w) => DOCUMENT_DATE_WORDS.has(w)) ? text(documentDate(kind, lines, hints, context.dayFirst)) : null;
     case 'time':
-      return documentTime(lines, context.dayFirst);
+      return text(documentTime(lines, context.dayFirst));
     case 'email':
     case 'url':
       return firstValue(kind, lines, context.dayFirst);
     case 'phone':
-      return firstUnlabelledPhone(lines);
-    case 'business-name':
-      return context.inBlock ? blockName(lines) : findBusinessName(lines, hints.negatives, hints.description)?.text ?? null;
+      return text(firstUnlabelledPhone(lines));
+    case 'business-name': {
+      if (context.inBlock) return blockName(lines);
+      const name = findBusinessName(lines, hints.negatives, hints.description);
+      return name ? { ...readingSpelled(name.text, name.text, name.lines), competition: name.competition } : null;
+    }
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;
-    case 'address':
-      return context.inBlock ? blockAddress(lines) : findHeaderAddress(lines, findBusinessName(lines)) ?? null;
+    case 'address': {
+      if (context.inBlock) return blockAddress(lines);
+      const address = findHeaderAddress(lines, findBusinessName(lines));
+      return address ? readingSpelled(address.text, address.text, address.lines) : null;
+    }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
     default:
@@ -124,36 +144,40 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
   }
 }
 
-function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boolean): string | null {
+function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boolean): Reading | null {
   for (const line of lines) {
     const found = findValues(kind, line.text, dayFirst)[0];
-    if (found) return found.text;
+    if (found) return readingOn(found.text, { line, found });
   }
   return null;
 }
 
 /** Under "Bill to:" the name comes first, before the address and contact lines. */
-function blockName(lines: readonly RuleLine[]): string | null {
+function blockName(lines: readonly RuleLine[]): Reading | null {
   const first = lines.find((line) => !isNoise(line));
   if (!first || addressEvidence(first) >= 1 || findValues('phone', first.text, true).length > 0 || findValues('email', first.text, true).length > 0) return null;
-  return mainText(first).replace(/^[\s:#.\-–]+/, '').trim() || null;
+  const name = mainText(first).replace(/^[\s:#.\-–]+/, '').trim();
+  return name ? readingSpelled(name, name, [first]) : null;
 }
 
-function blockAddress(lines: readonly RuleLine[]): string | null {
+function blockAddress(lines: readonly RuleLine[]): Reading | null {
   const from = blockName(lines) === null ? 0 : 1;
   for (let i = from; i < Math.min(lines.length, 4); i++) {
     const block = collectAddress(lines, i);
-    if (block.length > 0) return joinAddress(block);
+    if (block.length > 0) {
+      const address = joinAddress(block);
+      return readingSpelled(address, address, block);
+    }
   }
   return null;
 }
 
 /** An enum value printed in the document, when exactly one of the allowed values is. */
-function findEnumInLines(lines: readonly RuleLine[], allowed: readonly unknown[]): unknown {
-  const seen = new Set<unknown>();
+function findEnumInLines(lines: readonly RuleLine[], allowed: readonly unknown[]): Reading | null {
+  const seen = new Map<unknown, Reading>();
   for (const line of lines) {
-    const value = findEnumValue(line.text, allowed);
-    if (value !== undefined) seen.add(value);
+    const mention = findEnumMention(line.text, allowed);
+    if (mention !== undefined && !seen.has(mention.value)) seen.set(mention.value, { value: mention.value, words: wordsInRange(line, mention.start, mention.end) });
   }
-  return seen.size === 1 ? [...seen][0] : null;
+  return seen.size === 1 ? [...seen.values()][0]! : null;
 }

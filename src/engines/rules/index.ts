@@ -2,31 +2,66 @@
  * The rules engine: extraction without a language model, driven only by the
  * caller's schema (property names, descriptions, types, formats, enums) and
  * the document's words and positions. It never invents a value: what it
- * cannot find is null. Useful offline, as a baseline, and in tests.
+ * cannot find is null. Useful offline, as a baseline, and in tests. Every
+ * value it returns comes with the Document words it was read from.
+ *
+ * This folder owns the engine; objects.ts walks the schema and fields.ts
+ * picks the strategy for one value. The strategies, and when each runs:
+ *
+ * | strategy                      | file                     | runs for                                                              |
+ * |-------------------------------|--------------------------|-----------------------------------------------------------------------|
+ * | label and value               | core/anchors.ts          | every scalar: a printed label ("Total:") and the typed value after or below it |
+ * | labelled block                | core/blocks.ts           | nested objects (customer, vendor): the lines under "Bill to:" and the like |
+ * | table                         | core/tables.ts           | lists of objects: a header row naming the item's properties, rows below |
+ * | every occurrence              | objects.ts (extractList) | lists of scalars: each labelled value; e-mails, phones, links also unlabelled |
+ * | final total                   | receipts/totals.ts       | amounts named like a total: the payable one among several total lines |
+ * | rounding                      | receipts/rounding.ts     | totals whose description asks for the amount after rounding           |
+ * | tax on its line               | receipts/taxes.ts        | tax amounts: the tax, not the rate or the taxable amount beside it     |
+ * | consistency                   | receipts/consistency.ts  | after an object is filled: a tax not smaller than the total is dropped |
+ * | document stamp                | receipts/stamps.ts       | dates and times without a label: the document's own date and time     |
+ * | header name and address       | receipts/header.ts       | business names and addresses without a label: the issuer at the top   |
+ * | unlabelled phone              | receipts/phones.ts       | phones without a label: phone-shaped numbers not announced as another id |
+ * | stated in prose               | prose/prose-values.ts    | dates, durations and places a sentence states ("governed by the laws of") |
+ * | parties                       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
+ *
+ * core/ is the general machinery (lines, labels, kinds, typed values,
+ * tables); receipts/ knows receipts and invoices; prose/ knows running text.
+ * A new strategy goes in the folder of what it knows and is called from
+ * fields.ts (scalars) or objects.ts (objects and lists).
  */
-import type { Engine, EngineStatus, ExtractionInput } from '../../extract/engine.js';
+import type { DateOrder } from '../../extract/date-order.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import { isDayFirst } from '../../extract/date-order.js';
+import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
-import { readLines } from './lines.js';
+import type { Document } from '../../ingest/document.js';
+import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';
 
-export interface RulesEngineOptions {
-  /** How to read 03/04/2024 when neither part exceeds 12 (finalize re-reads dates with its own setting). */
-  dayFirst?: boolean;
+/** What the rules engine reads: plain data (no validators, no signal), so that it can cross to a worker thread (threaded.ts). */
+export interface RulesTask {
+  document: Document;
+  schema: JsonSchema;
+  dateOrder: DateOrder;
 }
 
+export function rulesTaskOf(input: ExtractionInput): RulesTask {
+  return { document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder };
+}
+
+/** The extraction and where each value was read; checks `signal` between properties. */
+export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
+  signal.throwIfAborted();
+  const lines = readLines(task.document);
+  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+}
+
+/** The rules engine on the calling thread, for tests; the service runs it on worker threads (ThreadedRulesEngine). */
 export class RulesEngine implements Engine {
   readonly name = 'rules';
-  private readonly dayFirst: boolean;
 
-  constructor(options: RulesEngineOptions = {}) {
-    this.dayFirst = options.dayFirst ?? true;
-  }
-
-  async extract(input: ExtractionInput): Promise<unknown> {
-    input.signal.throwIfAborted();
-    const lines = readLines(input.document, input.layoutText);
-    const root = viewSchema(input.schema, input.schema);
-    return extractObject(root, lines, { root: input.schema, dayFirst: this.dayFirst, signal: input.signal });
+  extract(input: ExtractionInput): Promise<Extraction> {
+    return extractByRules(rulesTaskOf(input), input.signal);
   }
 
   async status(): Promise<EngineStatus> {

@@ -2,20 +2,26 @@
  * Walks the caller's schema: scalars are looked up by label, nested objects
  * inside their labelled block (or with their parent's words), lists of
  * objects from tables and lists of scalars from every labelled occurrence.
+ * Every value comes with the words it was read from, gathered into the
+ * extraction's provenance under the value's JSON Pointer.
  */
+import type { Extraction } from '../../extract/engine.js';
+import { keepPresent, underPointer, type Provenance, type ValueSource } from '../../extract/provenance.js';
 import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/schema-view.js';
 import type { JsonSchema } from '../../extract/schema.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
-import { findBlock } from './blocks.js';
-import { dropImpossibleTax } from './consistency.js';
-import { extractScalar, labelledValues, present, type FieldContext } from './fields.js';
-import { findBusinessName } from './header.js';
-import { hintsFor, type FieldHints } from './labels.js';
-import type { RuleLine } from './lines.js';
-import { kindFor } from './kinds.js';
-import { findValues } from './parsers.js';
-import { partiesInProse } from './prose-fields.js';
-import { extractTable } from './tables.js';
+import { childPointer } from '../../util/json-pointer.js';
+import { findBlock } from './core/blocks.js';
+import { hintsFor, type FieldHints } from './core/labels.js';
+import type { RuleLine } from './core/lines.js';
+import { kindFor } from './core/kinds.js';
+import { findValues } from './core/parsers.js';
+import { readingOn, readingSpelled, type Reading } from './core/reading.js';
+import { extractTable } from './core/tables.js';
+import { anchoredReading, extractScalar, labelledValues, present, type FieldContext } from './fields.js';
+import { partiesInProse } from './prose/prose-fields.js';
+import { dropImpossibleTax } from './receipts/consistency.js';
+import { findBusinessName } from './receipts/header.js';
 
 export interface ExtractionContext {
   root: JsonSchema;
@@ -36,6 +42,18 @@ interface Scope {
   ancestors: ReadonlySet<unknown>;
 }
 
+/** An object read from the document, with provenance relative to the object itself. */
+interface FilledObject {
+  value: Record<string, unknown>;
+  provenance: Provenance;
+}
+
+/** A property's value, with provenance relative to the value ('' is the value itself). */
+interface FilledValue {
+  value: unknown;
+  provenance: Provenance;
+}
+
 const MAX_DEPTH = 8;
 const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
 
@@ -43,35 +61,41 @@ const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'r
  * The candidate object for the root schema. Long documents take a while, so
  * the event loop gets a turn between top-level properties.
  */
-export async function extractObject(view: SchemaView, lines: readonly RuleLine[], context: ExtractionContext): Promise<Record<string, unknown>> {
+export async function extractObject(view: SchemaView, lines: readonly RuleLine[], context: ExtractionContext): Promise<Extraction> {
   const scope: Scope = { lines, parentWords: [], qualifiedOnly: false, issuer: false, inBlock: false, ancestors: new Set([context.root]) };
   // Top level yields to the event loop between properties: a long document must not stall other requests.
   const yieldBetween = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const result: Record<string, unknown> = {};
+  const filled: FilledObject = { value: {}, provenance: new Map() };
   const hints = new Map<string, FieldHints>();
   for (const name of Object.keys(view.properties)) {
     await yieldBetween();
-    extractOneProperty(name, view, scope, context, result, hints);
+    extractOneProperty(name, view, scope, context, filled, hints);
   }
-  dropImpossibleTax(result, hints);
-  return result;
+  return checkedTogether(filled, hints);
 }
 
-function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): FilledObject {
+  const filled: FilledObject = { value: {}, provenance: new Map() };
   const hints = new Map<string, FieldHints>();
-  for (const name of Object.keys(view.properties)) extractOneProperty(name, view, scope, context, result, hints);
-  dropImpossibleTax(result, hints);
-  return result;
+  for (const name of Object.keys(view.properties)) extractOneProperty(name, view, scope, context, filled, hints);
+  return checkedTogether(filled, hints);
 }
 
-function extractOneProperty(name: string, view: SchemaView, scope: Scope, context: ExtractionContext, result: Record<string, unknown>, hints: Map<string, FieldHints>): void {
+/** Sibling values that cannot all be right are given up, and their provenance with them. */
+function checkedTogether(filled: FilledObject, hints: ReadonlyMap<string, FieldHints>): FilledObject {
+  dropImpossibleTax(filled.value, hints);
+  return { value: filled.value, provenance: keepPresent(filled.provenance, filled.value) };
+}
+
+function extractOneProperty(name: string, view: SchemaView, scope: Scope, context: ExtractionContext, filled: FilledObject, hints: Map<string, FieldHints>): void {
   context.signal.throwIfAborted();
   const schema = view.properties[name];
   const propertyView = viewSchema(schema, context.root);
   const fieldHints = scopedHints(name, propertyView, scope);
   hints.set(name, fieldHints);
-  setOwn(result, name, extractProperty(schema, propertyView, fieldHints, scope, context));
+  const property = extractProperty(schema, propertyView, fieldHints, scope, context);
+  setOwn(filled.value, name, property.value);
+  for (const [pointer, source] of underPointer(property.provenance, childPointer('', name))) filled.provenance.set(pointer, source);
 }
 
 function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
@@ -82,35 +106,58 @@ function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
   return { ...hints, labels: qualified };
 }
 
-function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): unknown {
+function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): FilledValue {
   const fieldContext: FieldContext = { lines: scope.lines, dayFirst: context.dayFirst, inBlock: scope.inBlock };
   if (view.types.includes('object') && Object.keys(view.properties).length > 0) {
     const identity = followRefs(schema, context.root);
-    if (scope.ancestors.has(identity) || scope.ancestors.size > MAX_DEPTH) return null;
-    return extractNested(view, hints, { ...scope, ancestors: new Set([...scope.ancestors, identity]) }, context);
+    if (scope.ancestors.has(identity) || scope.ancestors.size > MAX_DEPTH) return { value: null, provenance: new Map() };
+    return extractNested(view, hints, { ...scope, ancestors: new Set([...scope.ancestors, identity]) }, context) ?? { value: null, provenance: new Map() };
   }
   if (view.types.includes('array') && !view.types.includes('string')) {
     const itemView = viewSchema(view.items ?? true, context.root);
-    if (itemView.types.includes('object')) return extractTable(itemView, context.root, scope.lines);
-    return extractList(itemView, hints, fieldContext);
+    if (itemView.types.includes('object')) {
+      const table = extractTable(itemView, context.root, scope.lines);
+      return { value: table.items, provenance: table.provenance };
+    }
+    return listOf(extractList(itemView, hints, fieldContext));
   }
-  return extractScalar(view, hints, fieldContext);
+  return scalarOf(extractScalar(view, hints, fieldContext));
+}
+
+function scalarOf(reading: Reading | null): FilledValue {
+  const provenance: Provenance = new Map();
+  if (reading === null) return { value: null, provenance };
+  if (reading.value !== null && reading.value !== undefined) provenance.set('', sourceOf(reading));
+  return { value: reading.value, provenance };
+}
+
+function listOf(readings: Reading[]): FilledValue {
+  const provenance: Provenance = new Map();
+  readings.forEach((reading, index) => provenance.set(childPointer('', index), sourceOf(reading)));
+  return { value: readings.map((reading) => reading.value), provenance };
+}
+
+function sourceOf(reading: Reading): ValueSource {
+  const source: ValueSource = { words: reading.words };
+  if (reading.score !== undefined) source.score = reading.score;
+  if (reading.competition) source.competition = reading.competition;
+  return source;
 }
 
 /** customer.name is searched under "Customer:" / "Bill to:"; vendor.name also in the document header. */
-function extractNested(view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): Record<string, unknown> | null {
+function extractNested(view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): FilledObject | null {
   const parentWords = [...scope.parentWords, ...hints.nameWords];
   const isIssuer = hints.concepts.has('business');
   const isOtherParty = !isIssuer && (hints.concepts.has('customer') || hints.nameWords.some((w) => PARTY_WORDS.has(w)));
   const block = findBlock(scope.lines, hints, isIssuer || isOtherParty);
   if (block) {
     const fromBlock = extractProperties(view, { ...scope, lines: block, parentWords, qualifiedOnly: false, issuer: false, inBlock: true }, context);
-    if (!isEmptyRecord(fromBlock) || isOtherParty) return isEmptyRecord(fromBlock) ? null : fromBlock;
+    if (!isEmptyRecord(fromBlock.value) || isOtherParty) return isEmptyRecord(fromBlock.value) ? null : fromBlock;
   }
   const result = extractProperties(view, { ...scope, parentWords, qualifiedOnly: isOtherParty, issuer: isIssuer, inBlock: false }, context);
   if (isIssuer) fillIssuerName(result, view, scope.lines, hints);
   // an object of which nothing was found is itself not found
-  return isEmptyRecord(result) ? null : result;
+  return isEmptyRecord(result.value) ? null : result;
 }
 
 function isEmptyRecord(record: Record<string, unknown>): boolean {
@@ -126,36 +173,40 @@ function followRefs(schema: unknown, root: JsonSchema): unknown {
 }
 
 /** vendor.name / seller.company: the business name from the header when no label announced it. */
-function fillIssuerName(result: Record<string, unknown>, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints): void {
-  let businessName: string | null | undefined;
+function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints): void {
+  let businessName: Reading | null | undefined;
   for (const name of Object.keys(view.properties)) {
     const child = hintsFor(name);
     const isName = child.concepts.has('name') || child.concepts.has('business');
-    if (!isName || result[name] !== null) continue;
-    if (businessName === undefined) businessName = findBusinessName(lines, hints.negatives)?.text ?? null;
-    result[name] = businessName;
+    if (!isName || result.value[name] !== null) continue;
+    if (businessName === undefined) {
+      const found = findBusinessName(lines, hints.negatives);
+      businessName = found ? readingSpelled(found.text, found.text, found.lines) : null;
+    }
+    result.value[name] = businessName?.value ?? null;
+    if (businessName) result.provenance.set(childPointer('', name), sourceOf(businessName));
   }
 }
 
 /** Every labelled occurrence; contact details and links also without a label. */
-function extractList(itemView: SchemaView, listHints: FieldHints, context: FieldContext): unknown[] {
+function extractList(itemView: SchemaView, listHints: FieldHints, context: FieldContext): Reading[] {
   const hints = singularHints(listHints);
   const kind = kindFor(itemView, hints);
-  const values: unknown[] = [];
+  const values: Reading[] = [];
   const seen = new Set<string>();
-  const add = (text: string, value: unknown): void => {
-    if (value === null || value === undefined || seen.has(text)) return;
+  const add = (text: string, reading: Reading): void => {
+    if (reading.value === null || reading.value === undefined || seen.has(text)) return;
     seen.add(text);
-    values.push(value);
+    values.push(reading);
   };
   for (const found of labelledValues(kind, hints, context).sort((a, b) => a.line.index - b.line.index)) {
-    add(found.found.text, present(found.found, kind, itemView, hints));
+    add(found.found.text, anchoredReading(found, present(found.found, kind, itemView, hints)));
   }
   if (values.length === 0 && (kind === 'email' || kind === 'phone' || kind === 'url')) {
-    for (const line of context.lines) for (const found of findValues(kind, line.text, context.dayFirst)) add(found.text, found.text);
+    for (const line of context.lines) for (const found of findValues(kind, line.text, context.dayFirst)) add(found.text, readingOn(found.text, { line, found }));
   }
   // the parties of an agreement are named in its opening clause and signature blocks, not after a label
-  if (values.length === 0) for (const name of partiesInProse(itemView, hints, context.lines)) add(name, name);
+  if (values.length === 0) for (const party of partiesInProse(itemView, hints, context.lines)) add(String(party.value), party);
   return values;
 }
 

@@ -7,29 +7,33 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Engine, EngineStatus, ExtractionInput } from '../../extract/engine.js';
-import type { RulesTask } from './rules-worker.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import { rulesTaskOf } from './index.js';
 
 export class ThreadedRulesEngine implements Engine {
   readonly name = 'rules';
   private readonly pool: Piscina;
 
-  constructor(private readonly threads: number) {
+  /** `onDemand`: start threads only when work comes, and end them after a minute idle (the cross-check, which only evidence requests use). */
+  constructor(
+    private readonly threads: number,
+    { onDemand = false }: { onDemand?: boolean } = {},
+  ) {
     this.pool = new Piscina({
       filename: fileURLToPath(new URL('./rules-worker.js', import.meta.url)),
-      minThreads: threads,
+      minThreads: onDemand ? 0 : threads,
       maxThreads: threads,
+      idleTimeout: onDemand ? 60_000 : 0,
       concurrentTasksPerWorker: 1,
     });
     // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
     this.pool.on('error', () => undefined);
   }
 
-  async extract(input: ExtractionInput): Promise<unknown> {
+  async extract(input: ExtractionInput): Promise<Extraction> {
     input.signal.throwIfAborted();
-    const task: RulesTask = { document: input.document, layoutText: input.layoutText, schema: input.schema };
     try {
-      return await this.pool.run(task, { signal: input.signal });
+      return (await this.pool.run(rulesTaskOf(input), { signal: input.signal })) as Extraction;
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason;
       throw error;

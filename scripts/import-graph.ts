@@ -1,0 +1,188 @@
+/**
+ * The import graph of src/, type-only imports included, and the layering it
+ * must follow (ARCHITECTURE.md): which folder may import which, and no
+ * circles. test/architecture.test.ts enforces both; run this script
+ * (`npm run imports`) to print the graph by folder.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+/** Layers, lowest first; a module may import its own layer and the ones listed for it. */
+const LAYERS: Record<string, string[]> = {
+  base: [],
+  // the page model every ingest stage shares (FILE_LAYERS), then OCR, which reads pages into it, then the rest of ingest
+  'ingest/model': ['base'],
+  'ingest/ocr': ['ingest/model', 'base'],
+  'ingest/ocr/paddle': ['ingest/ocr', 'ingest/model', 'base'],
+  'ingest/ocr/tesseract': ['ingest/ocr', 'ingest/model', 'base'],
+  // index.ts: the engine choice, above the engines it chooses between (as engines/ is above engines/llm)
+  'ingest/ocr/choice': ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'ingest/model', 'base'],
+  ingest: ['ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  extract: ['ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  evidence: ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/core': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+};
+
+/** Files whose layer is not their folder's: the Document and raster model that OCR engines read pages into, and the OCR engine choice. */
+const FILE_LAYERS: Record<string, string> = {
+  'ingest/document.ts': 'ingest/model',
+  'ingest/raster.ts': 'ingest/model',
+  'ingest/page-frame.ts': 'ingest/model',
+  'ingest/ocr/index.ts': 'ingest/ocr/choice',
+};
+
+/** Files at the top of src/ belong to the layer named here. */
+const ROOT_FILES: Record<string, string> = {
+  'errors.ts': 'base',
+  'logger.ts': 'base',
+  'config.ts': 'base',
+  'pipeline.ts': 'pipeline',
+  'services.ts': 'pipeline',
+  'app.ts': 'app',
+  'main.ts': 'app',
+  'cli.ts': 'cli',
+};
+
+/** Paths relative to src/, e.g. "engines/llm/prompt.ts", mapped to the src/ files they import. */
+export type ImportGraph = Map<string, string[]>;
+
+function listTs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listTs(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import (static, type-only, re-export or dynamic) of every src/ module. */
+export function readImportGraph(srcDir: string): ImportGraph {
+  const graph: ImportGraph = new Map();
+  for (const path of listTs(srcDir).sort()) {
+    const file = relative(srcDir, path);
+    const info = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+    const targets = info.importedFiles
+      .map((imported) => imported.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => normalize(join(dirname(file), name)).replace(/\.js$/, '.ts'));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The layer of a module: FILE_LAYERS, else its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
+export function layerOf(file: string): string {
+  const fileLayer = FILE_LAYERS[file];
+  if (fileLayer) return fileLayer;
+  const folder = dirname(file);
+  if (folder === '.') return ROOT_FILES[file] ?? `unknown top-level file ${file}`;
+  if (folder === 'util') return 'base';
+  return folder;
+}
+
+/** Imports that run against the layering, as "from -> to (layer -> layer)". */
+export function layerViolations(graph: ImportGraph): string[] {
+  const problems: string[] = [];
+  for (const [from, targets] of graph) {
+    const fromLayer = layerOf(from);
+    const allowed = LAYERS[fromLayer];
+    if (!allowed) {
+      problems.push(`${from}: folder ${fromLayer} has no layer in scripts/import-graph.ts`);
+      continue;
+    }
+    for (const to of targets) {
+      const toLayer = layerOf(to);
+      if (toLayer !== fromLayer && !allowed.includes(toLayer)) problems.push(`${from} -> ${to} (${fromLayer} -> ${toLayer})`);
+    }
+  }
+  return problems;
+}
+
+/** Import circles (strongly connected groups of two or more modules, or a module importing itself). */
+export function importCycles(graph: ImportGraph): string[][] {
+  // Tarjan's algorithm, iterative over an explicit stack of frames.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  for (const start of graph.keys()) {
+    if (index.has(start)) continue;
+    const frames: Array<{ node: string; edge: number }> = [{ node: start, edge: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const targets = (graph.get(frame.node) ?? []).filter((target) => graph.has(target));
+      if (frame.edge < targets.length) {
+        const target = targets[frame.edge++]!;
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          frames.push({ node: target, edge: 0 });
+        } else if (onStack.has(target)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(target)!));
+        }
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) !== index.get(frame.node)) continue;
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== frame.node);
+      if (group.length > 1 || (graph.get(frame.node) ?? []).includes(frame.node)) cycles.push(group.sort());
+    }
+  }
+  return cycles;
+}
+
+/** Folder-level edges with the number of imports behind each, e.g. "engines/llm -> extract (15)". */
+export function folderEdges(graph: ImportGraph): string[] {
+  const counts = new Map<string, number>();
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const key = `${folderName(from)} -> ${folderName(to)}`;
+      if (folderName(from) !== folderName(to)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([edge, count]) => `${edge} (${count})`);
+}
+
+function folderName(file: string): string {
+  const folder = dirname(file);
+  return folder === '.' ? file : `${folder}/`;
+}
+
+function main(): number {
+  const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+  const graph = readImportGraph(srcDir);
+  process.stdout.write(`${folderEdges(graph).join('\n')}\n`);
+  const problems = [...layerViolations(graph), ...importCycles(graph).map((cycle) => `circle: ${cycle.join(' <-> ')}`)];
+  if (problems.length > 0) process.stderr.write(`\n${problems.join('\n')}\n`);
+  return problems.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exit(main());

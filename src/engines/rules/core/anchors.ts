@@ -1,0 +1,196 @@
+/**
+ * Label anchors: places in the document where a label for a field is
+ * printed, and the value printed to the right of it or just below it.
+ */
+import type { WordRef } from '../../../ingest/document.js';
+import { matchPhraseAll, tokenRange, wordSimilarity, type Token } from './fuzzy.js';
+import type { FieldHints } from './labels.js';
+import { cellAt, spanX, type RuleLine } from './lines.js';
+import { findValues, type Found } from './parsers.js';
+import type { ValueKind } from './kinds.js';
+
+export interface Anchor {
+  line: RuleLine;
+  /** Position of the line in the searched lines. */
+  position: number;
+  score: number;
+  /** Character offsets of the label in the line's text. */
+  start: number;
+  end: number;
+  /** The label opens its cell, as labels do ("Total: 9.00"), rather than sitting inside prose. */
+  opensCell: boolean;
+  /** Words before the label in its cell ("Food" in "Food Subtotal"). */
+  wordsBefore: number;
+  /** Number of words of the label. */
+  span: number;
+  /** A separator (":", "#", "=") or a column gap follows the label. */
+  terminated: boolean;
+}
+
+export interface AnchoredValue {
+  found: Found;
+  anchor: Anchor;
+  line: RuleLine;
+  score: number;
+  /** Further words the value was computed from (a rounding adjustment added to a total). */
+  also?: WordRef[];
+}
+
+const MIN_LABEL_SCORE = 0.8;
+const NEGATIVE_WINDOW = 2;
+const INCLUSION_WORDS = new Set(['incl', 'inclusive', 'including', 'inc', 'after', 'with']);
+const TEXT_KINDS = new Set<ValueKind>(['text', 'business-name', 'address', 'enum']);
+
+export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWeight = 0): Anchor[] {
+  const anchors: Anchor[] = [];
+  lines.forEach((line, position) => {
+    let best: Anchor | undefined;
+    for (const label of hints.labels) {
+      if (label.weight < minWeight) continue;
+      for (const match of matchPhraseAll(line.tokens, label.words)) {
+        const score = match.score * label.weight;
+        const span = match.last - match.first;
+        // on a tie the longer label wins: "Grand Total" is one label, not "Grand" before "Total"
+        if (match.score < MIN_LABEL_SCORE || (best && (best.score > score || (best.score === score && best.span >= span)))) continue;
+        if (nearNegative(line, match.first, match.last, hints.negatives)) continue;
+        const start = line.tokens[match.first]!.start;
+        const end = line.tokens[match.last - 1]!.end;
+        const cell = cellAt(line, start);
+        // words before the label in its cell: only their count and the first and last one matter
+        const [first, last] = cell ? tokenRange(line.tokens, cell.start, start) : [0, 0];
+        const wordsBefore = last - first;
+        if (label.bare && hints.qualifiers.length > 0 && qualifiedOtherwise(line.tokens[last - 1], wordsBefore, hints.nameWords)) continue;
+        const rest = line.text.slice(end, cell?.end ?? line.text.length);
+        const opensCell = wordsBefore === 0 || (wordsBefore === 1 && /^(?:\d{1,2}|[a-z]|[ivx]{1,4})$/.test(line.tokens[first]!.norm));
+        best = { line, position, score, span, start, end, opensCell, wordsBefore, terminated: /^\s*(?:[:#=\-–|>]|$)/.test(rest) };
+      }
+    }
+    if (best) anchors.push(best);
+  });
+  return anchors;
+}
+
+/** "Invoice date" is not the label of due_date: a bare label qualified by a word foreign to the property. */
+function qualifiedOtherwise(previous: Token | undefined, wordsBefore: number, nameWords: readonly string[]): boolean {
+  return wordsBefore > 0 && previous !== undefined && /\p{L}{2}/u.test(previous.norm) && !nameWords.includes(previous.norm);
+}
+
+/**
+ * "Sub Total", "Total Qty", "Due date": a word next to the label that makes it
+ * another field. OCR misspells these words as much as labels ("Digcount"), so
+ * longer words match loosely. Words count only inside the label's own cell:
+ * in "NET TOTAL    VAT 0    197,70" the VAT column is not part of the label,
+ * nor are the other headings of a row "Subtotal    Tax    Total".
+ */
+function nearNegative(line: RuleLine, first: number, last: number, negatives: readonly string[]): boolean {
+  if (negatives.length === 0) return false;
+  const cell = cellAt(line, line.tokens[first]!.start);
+  const inCell = (t: Token): boolean => !cell || (t.start >= cell.start && t.start <= cell.end);
+  const before = line.tokens.slice(Math.max(0, first - NEGATIVE_WINDOW), first).filter(inCell);
+  const after = line.tokens.slice(last, last + NEGATIVE_WINDOW).filter(inCell);
+  const around = [...before, ...after].map((t) => t.norm);
+  const inside = new Set(line.tokens.slice(first, last).map((t) => t.norm));
+  if ([...around, ...inside].some((word) => INCLUSION_WORDS.has(word))) return false;
+  // "Tel/Fax", "Phone & Fax": one number for both, not another field's label
+  const joined = after[0] && /^\s*[/&+]\s*$/.test(line.text.slice(line.tokens[last - 1]!.end, after[0].start)) ? after[0].norm : undefined;
+  return around.some((word) => !inside.has(word) && word !== joined && negatives.some((negative) => isWord(word, negative)));
+}
+
+/** Equal, or an OCR misreading of a word of five letters or more. */
+function isWord(word: string, negative: string): boolean {
+  return word === negative || (negative.length >= 5 && wordSimilarity(word, negative) >= 0.8);
+}
+
+/** The value printed after the label on its line, or in the same column on the next lines. */
+export function valueAt(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): AnchoredValue | undefined {
+  // free text is only read after something that is clearly a label, never out of prose
+  if (TEXT_KINDS.has(kind) && !(anchor.opensCell && anchor.terminated)) return undefined;
+  const right = valueRightOf(anchor, kind, dayFirst);
+  if (right) return { found: right, anchor, line: anchor.line, score: anchor.score * right.score };
+  const below = valueBelow(anchor, lines, kind, dayFirst);
+  if (below) return { ...below, anchor, score: anchor.score * below.found.score * 0.85 };
+  return undefined;
+}
+
+const LEADING_SEPARATORS = /^[\s:#.\-–=|>)\]]+/;
+
+function valueRightOf(anchor: Anchor, kind: ValueKind, dayFirst: boolean): Found | undefined {
+  const { line } = anchor;
+  if (TEXT_KINDS.has(kind)) return textRightOf(anchor);
+  const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end));
+  const found = findValues(kind, rest, dayFirst);
+  const best = bestNearest(found);
+  return best && { ...best, start: best.start + anchor.end, end: best.end + anchor.end };
+}
+
+/** Where the next "Label:" cell starts, so that "Date:     Due date: 13/04" gives the first date nothing. */
+function nextLabelStart(line: RuleLine, after: number): number {
+  const next = line.cells.find((cell) => cell.start > after && /^\p{L}[^:\d]{0,30}:/u.test(cell.text));
+  return next ? next.start : line.text.length;
+}
+
+/** Rest of the label's cell, else the next cell: "Name: ACME" / "Name   ACME". */
+function textRightOf(anchor: Anchor): Found | undefined {
+  const { line } = anchor;
+  const cell = cellAt(line, anchor.start);
+  if (!cell) return undefined;
+  const rest = line.text.slice(anchor.end, cell.end);
+  const trimmed = rest.replace(LEADING_SEPARATORS, '').trim();
+  if (trimmed !== '') {
+    const start = anchor.end + rest.length - rest.replace(LEADING_SEPARATORS, '').length;
+    return { value: trimmed, text: trimmed, start, end: cell.end, score: 1 };
+  }
+  const next = line.cells[line.cells.indexOf(cell) + 1];
+  // "Name   ACME" is a label and its value; "Item   Quantity   Price" is a table header
+  if (!next || !(/^\s*[:#=\-–|>]/.test(rest) || line.cells.length === 2)) return undefined;
+  const text = next.text.replace(LEADING_SEPARATORS, '').trim();
+  return text ? { value: text, text, start: next.start, end: next.end, score: 0.95 } : undefined;
+}
+
+const LINES_BELOW = 2;
+
+function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
+  // a heading over one row of figures ("Subtotal  Tax  Total" / "10.00  0.80  10.80") is a summary and is read
+  const rowBelow = lines[anchor.position + 1];
+  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && rowBelow && /\p{L}{2}/u.test(rowBelow.text)) return undefined;
+  const label = spanX(anchor.line, anchor.start, anchor.end);
+  const tolerance = 2 * anchor.line.charWidth;
+  for (let offset = 1; offset <= LINES_BELOW; offset++) {
+    const line = lines[anchor.position + offset];
+    if (!line || line.page !== anchor.line.page) return undefined;
+    let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
+    // "Sub Total" with its amount alone on the next line, right-aligned in another column
+    if (cells.length === 0 && offset === 1 && !TEXT_KINDS.has(kind) && line.cells.length === 1) cells = line.cells;
+    if (cells.length === 0) continue;
+    const start = cells[0]!.start;
+    const text = line.text.slice(start, cells[cells.length - 1]!.end);
+    if (TEXT_KINDS.has(kind)) {
+      // free text below a label only under a heading-like label ("Bill to:" or a label alone on its line)
+      const heading = /:\s*$/.test(anchor.line.text.slice(anchor.end).trim() || ':') && anchor.line.cells.length === 1;
+      return heading ? { found: { value: text.trim(), text: text.trim(), start, end: start + text.length, score: 1 }, line } : undefined;
+    }
+    const found = bestNearest(findValues(kind, text, dayFirst));
+    // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
+    if (found && standsAlone(text, found)) return { found: { ...found, start: found.start + start, end: found.end + start }, line };
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Three or more cells of words and no figures: the heading row of a table. */
+function isTableHeader(line: RuleLine): boolean {
+  return line.cells.length >= 3 && !/\d/.test(line.text);
+}
+
+/** Little besides the value in its cells: at most a currency code or a stray mark. */
+function standsAlone(text: string, found: Found): boolean {
+  const rest = text.slice(0, found.start) + text.slice(found.end);
+  return (rest.match(/[\p{L}\p{N}]/gu) ?? []).length <= 3;
+}
+
+/** The first of the most typical values: for "Total 3 items 76.20" the amount with cents. */
+function bestNearest(found: Found[]): Found | undefined {
+  const top = Math.max(...found.map((f) => f.score));
+  return found.find((f) => f.score === top);
+}

@@ -1,0 +1,152 @@
+/**
+ * Typed value finders: every occurrence of a kind of value in a piece of
+ * text, with its printed form and position. "score" says how typical the
+ * occurrence is for its kind (an amount with cents beats a bare integer).
+ */
+import { parseBoolean, parseNumber } from '../../../extract/coerce.js';
+import { findDates, findTimes } from '../../../extract/dates.js';
+import type { ValueKind } from './kinds.js';
+
+export interface Found {
+  value: unknown;
+  /** As printed. */
+  text: string;
+  start: number;
+  end: number;
+  score: number;
+}
+
+const CURRENCY = String.raw`(?:[$€£¥₹₩₽₺฿₫₱₴₦]|\b(?:RM|USD|EUR|GBP|JPY|CNY|INR|AUD|CAD|CHF|SGD|MYR|HKD|NZD|AED|SAR|ZAR|SEK|NOK|DKK|PLN|CZK|HUF|THB|IDR|PHP|VND|KRW|BRL|MXN|TRY|Rs|Eur|Kr)\.?)`;
+/** A currency printed after the amount, as much of Europe does: "12,50 €", "34,85EUR". */
+const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
+const NUMBER_TOKEN = new RegExp(
+  String.raw`(?<![\p{L}\p{N}.,:/\-])(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
+  'gu',
+);
+
+export function findNumbers(text: string): Found[] {
+  const blocked = [...findDates(text), ...findTimes(text)].map((m) => [m.index, m.index + m.text.length] as const);
+  const found: Found[] = [];
+  for (const match of text.matchAll(NUMBER_TOKEN)) {
+    const start = match.index ?? 0;
+    const printed = match[0];
+    const end = start + printed.length;
+    if (blocked.some(([from, to]) => start < to && from < end)) continue;
+    // "01838740031", "201611020201": ids and codes; amounts neither start with a zero digit nor run to nine digits unseparated
+    if (/^0\d/.test(match[2]!) || /^\d{9,}$/.test(match[2]!)) continue;
+    const value = parseNumber(printed);
+    if (value === null) continue;
+    const hasCents = /[.,]\d{1,2}$/.test(match[2]!);
+    found.push({ value, text: printed.trim(), start, end, score: hasCents ? 1 : 0.7 });
+  }
+  return found;
+}
+
+/** The digits of an amount as printed, without currency or sign decoration: "RM 1,234.50" -> "1,234.50". */
+export function amountDigits(found: Found): string {
+  const digits = /\d(?:[\d,.]*\d)?/.exec(found.text)?.[0] ?? found.text;
+  return (found.value as number) < 0 ? `-${digits}` : digits;
+}
+
+export function findPercentages(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(/(?<![\d.,])(\d{1,3}(?:[.,]\d+)?)\s?%/g)) {
+    const value = parseNumber(match[1]!);
+    if (value !== null) found.push({ value, text: match[0], start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, score: 1 });
+  }
+  return found;
+}
+
+/** Starts where the local part starts: without the lookbehind a long run of name characters is rescanned from each of them. */
+export function findEmails(text: string): Found[] {
+  return [...text.matchAll(/(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu)].map((m) => ({
+    value: m[0], text: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, score: 1,
+  }));
+}
+
+export function findUrls(text: string): Found[] {
+  return [...text.matchAll(/\b(?:https?:\/\/|www\.)[^\s,;]+[^\s,;.)]/gi)].map((m) => ({
+    value: m[0], text: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, score: 1,
+  }));
+}
+
+const PHONE = /(?<![\p{L}\p{N}])(?:\+\s?)?\(?\d{1,5}\)?(?:[ .\-/]?\(?\d{1,5}\)?){1,6}(?![\p{N}])/gu;
+
+export function findPhones(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(PHONE)) {
+    const printed = match[0].trim();
+    const digits = printed.replace(/\D/g, '').length;
+    if (digits < 7 || digits > 15) continue;
+    if (findDates(printed).length > 0) continue;
+    // "14.50 29.00" is two amounts, not a phone number
+    if (/\d[.,]\d{2}(?!\d)/.test(printed) && !/^\+?\d{2,4}\.\d{3}\.\d{3,4}$/.test(printed)) continue;
+    found.push({ value: printed, text: printed, start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, score: digits >= 9 ? 1 : 0.8 });
+  }
+  return found;
+}
+
+const IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\-/._]*[\p{L}\p{N}]|[\p{N}]/gu;
+
+/** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code. */
+export function findIdentifiers(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const token = match[0];
+    const hasDigit = /\d/.test(token);
+    if (!hasDigit && !(token.length >= 4 && token === token.toUpperCase() && /^[A-Z0-9\-/._]+$/.test(token))) continue;
+    found.push({ value: token, text: token, start: match.index ?? 0, end: (match.index ?? 0) + token.length, score: hasDigit ? 1 : 0.6 });
+  }
+  return found;
+}
+
+export function findBooleans(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(/\[\s?[xX✓✔]?\s?\]|[☐☑☒✓✔]|\b(?:yes|no|true|false|y|n|checked|unchecked)\b/giu)) {
+    const value = parseBoolean(match[0].replace(/\s/g, ''));
+    if (value !== null) found.push({ value, text: match[0], start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, score: 1 });
+  }
+  return found;
+}
+
+/** Typed values of a kind in a piece of text, left to right. */
+export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Found[] {
+  switch (kind) {
+    case 'date':
+      return findDates(text, { dayFirst }).map((m) => ({ value: m.text, text: m.text, start: m.index, end: m.index + m.text.length, score: 1 }));
+    case 'datetime':
+      return findDateTimes(text, dayFirst);
+    case 'time':
+      return findTimes(text).map((m) => ({ value: m.text, text: m.text, start: m.index, end: m.index + m.text.length, score: 1 }));
+    case 'amount':
+    case 'number':
+      return findNumbers(text);
+    case 'integer':
+      return findNumbers(text).filter((f) => Number.isInteger(f.value));
+    case 'percentage':
+      return findPercentages(text);
+    case 'email':
+      return findEmails(text);
+    case 'phone':
+      return findPhones(text);
+    case 'url':
+      return findUrls(text);
+    case 'boolean':
+      return findBooleans(text);
+    case 'identifier':
+      return findIdentifiers(text);
+    default:
+      return [];
+  }
+}
+
+function findDateTimes(text: string, dayFirst: boolean): Found[] {
+  const times = findTimes(text);
+  return findDates(text, { dayFirst }).map((date) => {
+    const end = date.index + date.text.length;
+    const time = times.find((t) => t.index >= end && t.index - end <= 4);
+    const last = time ? time.index + time.text.length : end;
+    const printed = text.slice(date.index, last);
+    return { value: printed, text: printed, start: date.index, end: last, score: 1 };
+  });
+}

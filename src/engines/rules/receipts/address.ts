@@ -1,0 +1,154 @@
+/**
+ * Is a line part of a postal address? Street words with a number, postcodes,
+ * "City, ST 12345". Words in English, Malay, German, French, Spanish, Italian, Dutch.
+ */
+import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
+import { tokenize } from '../core/fuzzy.js';
+import { isNoise, mainText, type RuleLine } from '../core/lines.js';
+import { findPhones } from '../core/parsers.js';
+import { phoneShaped } from './phones.js';
+
+const STREET_WORDS = new Set([
+  'street', 'st', 'road', 'rd', 'avenue', 'ave', 'av', 'lane', 'ln', 'drive', 'dr', 'boulevard', 'blvd', 'way', 'court', 'ct',
+  'place', 'pl', 'square', 'sq', 'highway', 'hwy', 'parkway', 'pkwy', 'suite', 'ste', 'floor', 'flr', 'fl', 'level', 'lvl',
+  'unit', 'building', 'bldg', 'block', 'blk', 'lot', 'plaza', 'mall', 'centre', 'center', 'jalan', 'jln', 'lorong', 'taman',
+  'persiaran', 'lebuh', 'lebuhraya', 'kampung', 'kg', 'bandar', 'strasse', 'str', 'platz', 'weg', 'gasse', 'rue', 'calle',
+  'via', 'piazza', 'straat', 'laan', 'industrial', 'estate', 'box', 'po', 'crescent', 'terrace', 'close', 'row', 'park',
+  'km', 'mile', 'route', 'rte', 'circle', 'cir', 'pike', 'trail', 'plz', 'tower', 'wisma', 'menara', 'kompleks',
+]);
+
+const POSTCODE = [
+  /\b\d{5}(?:-\d{4})?\b/, // US, MY, DE, FR, ES, IT
+  /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/, // UK
+  /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, // CA
+  /\b\d{4}\s?[A-Z]{2}\b/, // NL
+  // (?<!\p{L}): a match starts where a word starts; without it a long run of letters is rescanned from each of its letters (quadratic)
+  /(?<!\p{L})\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
+  /^\d{4}\s+\p{L}{3,}(?:\s+\p{L}{3,})?$/u, // "1010 Wien", "8001 Zürich": four digits before the city
+];
+const STATE_ZIP = /\b[A-Z]{2},?\s+\d{5}\b/;
+const HOUSE_NUMBER = /^(?:no\.?\s*)?\d+[A-Za-z]?(?:[-/]\d+)?,?\s+\p{L}/iu;
+/** Lines that open another block: contact details, tax ids, document titles. */
+const NOT_ADDRESS = /\b(?:tel|phone|telephone|fax|hp|mobile|e-?mail|www|http|gst|vat|tax|reg|registration|invoice|receipt|cashier|server|operator|clerk|check|guest|date|time|table|order|terminal|member|card|ref|trans|transaction|batch|account|acct|slip|abn|tin|npwp|company\s+no|co\.?\s*no)\b|@/i;
+/** A weighed quantity ("0.236 KG"): an item line, although "kg" also abbreviates a street word. */
+const WEIGHT = /\d[.,]\d+\s?(?:kg|g|gm|lb|lbs|oz|ml|l)\b/i;
+/** "DALLAS, TX": a city and a US state or Canadian province code ending the line; starts where a word starts, as POSTCODE's six-digit form. */
+const CITY_STATE = new RegExp(
+  String.raw`(?<!\p{L})\p{L}{3,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|AB|BC|MB|NB|NL|NS|ON|PE|QC|SK)\.?$`,
+  'u',
+);
+
+export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
+  // registration numbers in brackets look like postcodes but never are
+  const text = stripRegistration(line.text);
+  const words = tokenize(text).map((t) => t.norm);
+  let evidence = 0;
+  const hasDigit = /\d/.test(text);
+  if (hasDigit && words.some((w) => STREET_WORDS.has(w))) evidence += 1;
+  if (POSTCODE.some((pattern) => pattern.test(text)) || STATE_ZIP.test(text) || CITY_STATE.test(text.trim())) evidence += 1;
+  if (HOUSE_NUMBER.test(text)) evidence += 0.5;
+  if (!hasDigit && words.some((w) => STREET_WORDS.has(w) && w.length > 3)) evidence += 0.5;
+  return evidence;
+}
+
+/** A price ("12.50"): it belongs to item and total lines, not to a header name or an address. */
+export const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
+
+/** "ST# 1234 OP# 00001 TE# 01": a line of numbered ids (store, operator, terminal), not "Suite #200". */
+const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;
+
+function isAddressStop(line: RuleLine): boolean {
+  return ID_CODES.test(line.text) || NOT_ADDRESS.test(line.text) || PRICE.test(line.text) || WEIGHT.test(line.text) || phoneAt(line.text) !== undefined;
+}
+
+/** Where an unlabelled phone number starts ("Dubai Mall : 04-4340700"): contact lines end an address too. */
+function phoneAt(text: string): number | undefined {
+  return findPhones(text).find((found) => phoneShaped(found.text) && found.text.replace(/\D/g, '').length >= 8)?.start;
+}
+
+/** A line of mostly letters that could continue an address ("KUALA LUMPUR", "Springfield"). */
+function couldContinueAddress(line: RuleLine): boolean {
+  if (isAddressStop(line)) return false;
+  const letters = (line.text.match(/\p{L}/gu) ?? []).length;
+  return letters >= 3 && line.tokens.length <= 8;
+}
+
+const LEAD_IN_LINES = 3;
+
+/**
+ * Address lines starting at `from`: lines with address evidence, plus
+ * letter-only lines between or right after them (city, state), at most five.
+ * Before the first address line, a business name or registration line is skipped.
+ */
+export function collectAddress(lines: readonly RuleLine[], from: number): RuleLine[] {
+  const picked: RuleLine[] = [];
+  let evidence = 0;
+  for (let i = from; i < lines.length && picked.length < 5; i++) {
+    const line = withoutSpecks(lines[i]!);
+    if (picked.length > 0 && line.page !== picked[0]!.page) break;
+    if (isNoise(line)) continue;
+    // a smudge read as a line of its own ("[AN") between two address lines
+    if (picked.length > 0 && alnumCount(line.text) <= 3 && !/\d/.test(line.text) && nextHasEvidence(lines, i)) continue;
+    const strength = addressEvidence(line);
+    if (picked.length === 0 && i - from < LEAD_IN_LINES && strength < 1 && isLeadIn(line)) continue;
+    // a house number that OCR put on a line of its own ("1,")
+    if (picked.length > 0 && /^[\d\s,./-]{1,6}$/.test(line.text)) {
+      picked.push(line);
+      continue;
+    }
+    if (isAddressStop(line)) {
+      const before = textBeforeStop(line);
+      // "12 Main St   Tel: ..." keeps its street; "Brezel   0,80" is an item, not the end of the address
+      const itemLine = PRICE.test(line.text) || WEIGHT.test(line.text);
+      if (picked.length > 0 && !itemLine && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
+      if (picked.length > 0 || !isLeadIn(line)) break;
+      continue;
+    }
+    if (strength > 0) {
+      picked.push(line);
+      evidence += strength;
+    } else if (couldContinueAddress(line) && (picked.length > 0 || nextHasEvidence(lines, i))) {
+      picked.push(line);
+    } else break;
+  }
+  while (picked.length > 0 && addressEvidence(picked[picked.length - 1]!) === 0 && !endsWithPlace(picked)) picked.pop();
+  return evidence >= 1 ? picked : [];
+}
+
+/** The line as its main text: "(81109-A)   |" is a registration line whatever the border of the paper adds. */
+function withoutSpecks(line: RuleLine): RuleLine {
+  const text = mainText(line);
+  return text === line.text ? line : { ...line, text, tokens: tokenize(text) };
+}
+
+function alnumCount(text: string): number {
+  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+/** Lines printed between a name and its address: registration numbers, tax ids, the name's legal form. */
+function isLeadIn(line: RuleLine): boolean {
+  return isRegistrationOnly(line.text) || COMPANY_SUFFIX.test(line.text) || /\b(?:gst|vat|reg|registration|co\.?\s*no|company\s*no)\b/i.test(line.text);
+}
+
+function truncated(line: RuleLine, text: string): RuleLine {
+  return { ...line, text, cells: [{ text, x0: line.words[0]?.x0 ?? 0, x1: line.words[0]?.x1 ?? 0, start: 0, end: text.length, confidence: line.confidence }] };
+}
+
+/** The line up to the word where contact details or prices begin ("12 Main St  Tel: ..." -> "12 Main St"). */
+function textBeforeStop(line: RuleLine): string {
+  const stops = [NOT_ADDRESS.exec(line.text)?.index, PRICE.exec(line.text)?.index, phoneAt(line.text), ID_CODES.exec(line.text)?.index].filter((i): i is number => i !== undefined);
+  const stop = Math.min(...stops, line.text.length);
+  const wordStart = line.text.lastIndexOf(' ', stop) + 1;
+  return line.text.slice(0, Math.min(stop, wordStart)).replace(/[\s,;:|-]+$/, '').trim();
+}
+
+function nextHasEvidence(lines: readonly RuleLine[], i: number): boolean {
+  const next = lines[i + 1];
+  return next !== undefined && addressEvidence(next) >= 1;
+}
+
+/** A trailing city/state line is kept when the address before it already has a street or postcode. */
+function endsWithPlace(picked: RuleLine[]): boolean {
+  const last = picked[picked.length - 1]!;
+  return picked.length >= 2 && /^[\p{L} .,'()-]+$/u.test(last.text) && last.tokens.length <= 4;
+}

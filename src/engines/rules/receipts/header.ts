@@ -1,0 +1,127 @@
+/**
+ * The issuer printed at the top of a receipt or invoice: its name is the most
+ * prominent of the first lines that is not a date, number, price, address,
+ * contact detail or document title; its address is the run of address lines
+ * below. A legal form ("Sdn Bhd", "Ltd") favours a line unless the caller's
+ * examples show trading names without one ("e.g. 'COSTCO'").
+ */
+import { findDates, findTimes } from '../../../extract/dates.js';
+import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { median } from '../../../util/median.js';
+import { addressEvidence, collectAddress, PRICE } from './address.js';
+import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
+import { mainText, type RuleLine } from '../core/lines.js';
+import { findEmails, findPhones, findUrls } from '../core/parsers.js';
+
+const HEADER_LINES = 12;
+
+const TITLE_WORDS = new Set([
+  'invoice', 'receipt', 'tax', 'bill', 'cash', 'sale', 'sales', 'official', 'order', 'table', 'cashier', 'welcome', 'thank',
+  'thanks', 'date', 'time', 'copy', 'original', 'duplicate', 'page', 'no', 'number', 'tel', 'phone', 'fax', 'email', 'gst',
+  'vat', 'reg', 'registration', 'abn', 'tin', 'id', 'customer', 'statement', 'quotation', 'quote', 'delivery', 'note',
+  'simplified', 'server', 'guest', 'check', 'transaction', 'terminal', 'pos', 'member', 'to', 'bill', 'of', 'from', 'the',
+]);
+
+export interface HeaderName {
+  text: string;
+  lines: RuleLine[];
+  /** The other header lines that could have been the name, and how far this one scored ahead (share of its score). */
+  competition: Competition;
+}
+
+/** The business name in the first lines of the first page, registration numbers removed. */
+export function findBusinessName(lines: readonly RuleLine[], negatives: readonly string[] = [], description = ''): HeaderName | undefined {
+  const top = headerLines(lines);
+  const typicalHeight = median(top.map(lineHeight)) ?? 1;
+  // examples without a legal form ask for the trading name at the top, not the "Stores Ltd" line under it
+  const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
+  const scored: Array<{ score: number; at: number }> = [];
+  top.forEach((line, at) => {
+    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight);
+    if (score > 0) scored.push({ score, at });
+  });
+  const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
+  if (!best) return undefined;
+  const competition = competitionAmong(best, scored, (c) => c.score / best.score, (a, b) => a.at === b.at);
+  const picked = [top[best.at]!];
+  const next = top[best.at + 1];
+  // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
+  if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
+  const text = picked.map((line) => stripRegistration(mainText(line))).join(' ').replace(/\s+/g, ' ').trim();
+  return text ? { text, lines: picked, competition } : undefined;
+}
+
+/** An address and the lines it was read from. */
+export interface AddressBlock {
+  text: string;
+  lines: RuleLine[];
+}
+
+/** The address printed under the business name (or, without a name, the first address block of the header). */
+export function findHeaderAddress(lines: readonly RuleLine[], after?: HeaderName): AddressBlock | undefined {
+  const top = headerLines(lines, HEADER_LINES + 4);
+  const lastName = after?.lines[after.lines.length - 1];
+  const start = lastName ? top.indexOf(lastName) + 1 : 0;
+  return firstAddressBlock(top, Math.max(0, start), lastName ? 4 : top.length) ?? (lastName ? firstAddressBlock(top, 0, top.length) : undefined);
+}
+
+function firstAddressBlock(lines: readonly RuleLine[], from: number, tries: number): AddressBlock | undefined {
+  for (let i = from; i < Math.min(lines.length, from + tries); i++) {
+    const block = collectAddress(lines, i);
+    if (block.length > 0) return { text: joinAddress(block), lines: block };
+  }
+  return undefined;
+}
+
+function headerLines(lines: readonly RuleLine[], count = HEADER_LINES): RuleLine[] {
+  const firstPage = lines[0]?.page;
+  return lines.filter((line) => line.page === firstPage).slice(0, count);
+}
+
+function lineHeight(line: RuleLine): number {
+  return Math.max(line.y1 - line.y0, 0);
+}
+
+/** Characters that occur in business names; anything else is usually a logo read as text. */
+const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
+
+function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
+  const text = stripRegistration(mainText(line));
+  const visible = [...text.replace(/\s/g, '')];
+  const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
+  if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;
+  if (!line.tokens.some((t) => /^\p{L}{3,}$/u.test(t.norm))) return 0;
+  const junk = visible.filter((c) => !NAME_CHARACTERS.test(c)).length;
+  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text)) return 0;
+  const words = line.tokens.map((t) => t.norm);
+  if (words.some((w) => negatives.includes(w))) return 0;
+  const titleShare = words.filter((w) => TITLE_WORDS.has(w)).length / words.length;
+  if (titleShare >= 0.5) return 0;
+  let score = (1 - at * 0.06) * line.confidence * line.confidence;
+  if (medianHeight > 0) score *= Math.min(2, Math.max(0.5, lineHeight(line) / medianHeight));
+  score *= Math.max(0, 1 - (3 * junk) / visible.length);
+  // OCR of a logo or stamp tends to come out as short fragments ("CER ER"); names have a real word
+  if (!line.tokens.some((t) => /^\p{L}{4,}$/u.test(t.norm))) score *= 0.5;
+  // a legal form or trade word ("Sdn Bhd", "Ltd", "Market") marks a name, but does not make a misread line legible
+  if (suffixWeight > 1 && COMPANY_SUFFIX.test(text)) score = score * suffixWeight + 0.2;
+  if (text === text.toUpperCase()) score += 0.1;
+  if (addressEvidence(line) > 0) score -= 0.3;
+  return score - titleShare;
+}
+
+function continuesName(name: RuleLine, next: RuleLine, negatives: readonly string[]): boolean {
+  if (COMPANY_SUFFIX.test(stripRegistration(name.text)) || !COMPANY_SUFFIX.test(next.text)) return false;
+  if (isContactOrDate(next.text) || addressEvidence(next) >= 1 || /\d/.test(stripRegistration(next.text))) return false;
+  if (next.tokens.some((t) => negatives.includes(t.norm))) return false;
+  const ratio = lineHeight(next) / Math.max(lineHeight(name), 0.01);
+  return ratio > 0.7 && ratio < 1.4 && next.tokens.length <= 6;
+}
+
+function isContactOrDate(text: string): boolean {
+  return findDates(text).length > 0 || findTimes(text).length > 0 || findPhones(text).length > 0
+    || findEmails(text).length > 0 || findUrls(text).length > 0;
+}
+
+export function joinAddress(block: readonly RuleLine[]): string {
+  return block.map((line) => mainText(line).trim()).join(' ').replace(/\s+/g, ' ');
+}

@@ -1,0 +1,142 @@
+/**
+ * Where each value of an extraction was read: per JSON Pointer into the
+ * extracted object, the Document words it came from. Engines fill it as they
+ * read; shaping, repair and the merge of windows move values around (a list
+ * item dropped, a key renamed), so the pointers are carried along with them
+ * here, and what finally has no value left has no provenance either.
+ */
+import { sameWord, type WordRef } from '../ingest/document.js';
+import { splitPointer, valueAtPointer } from '../util/json-pointer.js';
+
+/** Where one value was read. */
+export interface ValueSource {
+  /**
+   * The Document words the value was read from, in reading order; a value
+   * over several lines has the words of each. Also a value the engine
+   * computed (a date re-printed, an amount parsed, a total rounded) points at
+   * what it was computed from. Empty when the engine knows the value is in
+   * the document but not where (a value without letters or digits).
+   */
+  words: WordRef[];
+  /**
+   * How strongly the engine's own reading supports the value, 0..1, when it
+   * can say: the rules engine's label and value score, the grounding check's
+   * share of the value found in the text.
+   */
+  score?: number;
+  /** When the engine chose the value among other candidates: how many, and by how much it won. */
+  competition?: Competition;
+}
+
+/** How a value was chosen among the candidates an engine found for the same property. */
+export interface Competition {
+  /** Other distinct values that were candidates. */
+  rivals: number;
+  /** How far the chosen candidate's strength was ahead of the best rival's, 0..1 (1 without a rival). */
+  margin: number;
+}
+
+/** JSON Pointer (RFC 6901) of a value in the extracted object, e.g. "/line_items/2/amount" -> where it was read. */
+export type Provenance = Map<string, ValueSource>;
+
+/**
+ * Records where shaping put each value: `move(to, from)` says the value at
+ * `from` in the input now sits at `to`; with `subtree`, everything below it
+ * moved along unchanged (a value copied as is).
+ */
+export class PointerMoves {
+  private readonly exact = new Map<string, string>();
+  private readonly subtrees: Array<{ from: string; to: string }> = [];
+
+  readonly move = (to: string, from: string, subtree = false): void => {
+    if (subtree) this.subtrees.push({ from, to });
+    else this.exact.set(from, to);
+  };
+
+  /**
+   * The provenance of the input, under the pointers of the output; what did
+   * not survive is left out, and values that became one (a list read as one
+   * text) keep the words of each.
+   */
+  apply(provenance: Provenance): Provenance {
+    const moved: Provenance = new Map();
+    for (const [pointer, source] of provenance) {
+      const to = this.destination(pointer);
+      if (to === undefined) continue;
+      const earlier = moved.get(to);
+      moved.set(to, earlier ? combineSources(earlier, source) : source);
+    }
+    return moved;
+  }
+
+  private destination(pointer: string): string | undefined {
+    const exact = this.exact.get(pointer);
+    if (exact !== undefined) return exact;
+    let best: { from: string; to: string } | undefined;
+    for (const subtree of this.subtrees) {
+      const inside = pointer === subtree.from || pointer.startsWith(`${subtree.from}/`);
+      if (inside && (!best || subtree.from.length > best.from.length)) best = subtree;
+    }
+    return best ? best.to + pointer.slice(best.from.length) : undefined;
+  }
+}
+
+/** One value read from two places: the words of both, and the weaker score; no single choice among candidates is left to describe. */
+export function combineSources(a: ValueSource, b: ValueSource): ValueSource {
+  const words = [...a.words];
+  for (const ref of b.words) if (!words.some((known) => sameWord(known, ref))) words.push(ref);
+  const score = a.score === undefined ? b.score : b.score === undefined ? a.score : Math.min(a.score, b.score);
+  return score === undefined ? { words } : { words, score };
+}
+
+/**
+ * The competition a chosen value won: candidates with another value are its
+ * rivals, and the margin is how far its strength exceeds the best of them.
+ * `sameValue` says when two candidates name the same value ("9.00" under
+ * "Total" and again under "Amount due").
+ */
+export function competitionAmong<T>(chosen: T, candidates: readonly T[], strength: (candidate: T) => number, sameValue: (a: T, b: T) => boolean): Competition {
+  const rivals: T[] = [];
+  for (const candidate of candidates) {
+    if (!sameValue(candidate, chosen) && !rivals.some((rival) => sameValue(rival, candidate))) rivals.push(candidate);
+  }
+  const best = Math.max(...candidates.filter((c) => !sameValue(c, chosen)).map(strength));
+  const margin = rivals.length === 0 ? 1 : Math.min(1, Math.max(0, strength(chosen) - best));
+  return { rivals: rivals.length, margin };
+}
+
+/** Item `index` of the list at `listPointer` was removed: its provenance goes, the items after it move up. */
+export function removeListItem(provenance: Provenance, listPointer: string, index: number): Provenance {
+  const depth = splitPointer(listPointer).length;
+  const updated: Provenance = new Map();
+  for (const [pointer, source] of provenance) {
+    const tokens = splitPointer(pointer);
+    const inList = pointer.startsWith(`${listPointer}/`) && tokens.length > depth;
+    const position = inList ? Number(tokens[depth]) : NaN;
+    if (!inList || !Number.isInteger(position) || position < index) {
+      updated.set(pointer, source);
+      continue;
+    }
+    if (position === index) continue;
+    const rest = pointer.slice(listPointer.length + 1 + tokens[depth]!.length);
+    updated.set(`${listPointer}/${position - 1}${rest}`, source);
+  }
+  return updated;
+}
+
+/** Every pointer moved under `prefix` (a nested object's provenance inside its parent). */
+export function underPointer(provenance: Provenance, prefix: string): Provenance {
+  const moved: Provenance = new Map();
+  for (const [pointer, source] of provenance) moved.set(prefix + pointer, source);
+  return moved;
+}
+
+/** Only the pointers that still hold a value (not null, not missing) in `value`. */
+export function keepPresent(provenance: Provenance, value: unknown): Provenance {
+  const kept: Provenance = new Map();
+  for (const [pointer, source] of provenance) {
+    const at = valueAtPointer(value, pointer);
+    if (at !== null && at !== undefined) kept.set(pointer, source);
+  }
+  return kept;
+}

@@ -1,0 +1,292 @@
+/**
+ * The service's OpenAPI 3.1 document, served at GET /openapi.json without a
+ * key. The request body is request-schema.ts's `requestSchema`, the very
+ * object Ajv validates requests with, so a change to the request shape (a new
+ * `options` member, say) changes the document too; only human descriptions
+ * are laid over it here, and only on members that exist.
+ */
+import { readFileSync } from 'node:fs';
+import type { RequestHandler } from 'express';
+import { SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
+import { requestSchema } from './request-schema.js';
+import { ENGINE_HEADER, OCR_HEADER } from './v1.js';
+
+type JsonObject = Record<string, unknown>;
+
+export interface OpenApiOptions {
+  /** Whether GET /metrics exists (METRICS=on). */
+  metrics: boolean;
+}
+
+/** Descriptions for members of the request schema, by their JSON Pointer within it. */
+const REQUEST_DESCRIPTIONS: Record<string, string> = {
+  '': 'A JSON Schema to fill and the documents to read it from.',
+  '/properties/schema':
+    'JSON Schema (draft-07 or 2020-12) of the object to extract; its root must be an object. Only local $refs (#/...) are allowed. Descriptions guide the engine.',
+  '/properties/contents': 'The documents, read together as one.',
+  '/properties/contents/items/properties/filename': 'Optional name, used in error messages.',
+  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')}; the bytes must match it.`,
+  '/properties/contents/items/properties/data': 'The file, standard or URL-safe base64; a data:<mime>;base64, prefix is accepted.',
+  '/properties/options': 'How to extract; every member is optional and an unknown one is a 400.',
+  '/properties/options/properties/dateOrder': 'How to read a numeric date like 03/04/2024: dmy, mdy, or auto (from the document); overrides DATE_ORDER.',
+  '/properties/options/properties/evidence':
+    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence).',
+};
+
+/** Follows an unescaped JSON Pointer made only of object keys; undefined where the schema has no such member. */
+function memberAt(root: JsonObject, pointer: string): JsonObject | undefined {
+  let node: unknown = root;
+  for (const key of pointer.split('/').slice(1)) {
+    node = typeof node === 'object' && node !== null ? (node as JsonObject)[key] : undefined;
+  }
+  return typeof node === 'object' && node !== null ? (node as JsonObject) : undefined;
+}
+
+/** The request schema as published: a copy of the validator's, with descriptions where it has none. */
+export function publishedRequestSchema(): JsonObject {
+  const schema = structuredClone(requestSchema) as unknown as JsonObject;
+  for (const [pointer, description] of Object.entries(REQUEST_DESCRIPTIONS)) {
+    const member = memberAt(schema, pointer);
+    if (member && member.description === undefined) member.description = description;
+  }
+  return schema;
+}
+
+/** Whether the request schema accepts `options.evidence` (issue 12); the playground asks for evidence only then. */
+export function supportsEvidence(schema: JsonObject = publishedRequestSchema()): boolean {
+  return memberAt(schema, '/properties/options/properties/evidence') !== undefined;
+}
+
+const errorBody = { $ref: '#/components/schemas/Error' };
+const requestIdHeader = { $ref: '#/components/headers/RequestId' };
+
+function errorResponse(description: string, extraHeaders: JsonObject = {}): JsonObject {
+  return {
+    description,
+    headers: { 'x-request-id': requestIdHeader, ...extraHeaders },
+    content: { 'application/json': { schema: errorBody } },
+  };
+}
+
+function extractionResponses(evidence: boolean): JsonObject {
+  const extracted = { $ref: '#/components/schemas/ExtractedObject' };
+  return {
+    '200': {
+      description: evidence
+        ? 'The extracted object itself; with options.evidence, {"data": <the object>, "evidence": {...}}.'
+        : 'The extracted object itself, no wrapper: every property of the schema present, null where the documents do not hold it.',
+      headers: {
+        'x-request-id': requestIdHeader,
+        [ENGINE_HEADER]: {
+          description: 'The engine that produced the answer, e.g. rules, ollama:qwen2.5:7b-instruct.',
+          schema: { type: 'string' },
+        },
+        [OCR_HEADER]: {
+          description: 'The OCR engine that read the scanned pages and images of this request (paddle or tesseract), or none when every page had a text layer.',
+          schema: { type: 'string', enum: ['paddle', 'tesseract', 'none'] },
+        },
+        'server-timing': {
+          description: 'Milliseconds per stage: decode, ocr, extract (desc = engine), validate, total.',
+          schema: { type: 'string' },
+          example: 'decode;dur=4.1, ocr;dur=0.0, extract;dur=12.5;desc="rules", validate;dur=0.8, total;dur=18.2',
+        },
+      },
+      content: {
+        'application/json': { schema: evidence ? { anyOf: [extracted, { $ref: '#/components/schemas/ExtractionWithEvidence' }] } : extracted },
+      },
+    },
+    '400': errorResponse(
+      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages or pixels.',
+    ),
+    '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
+    '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),
+    '500': errorResponse('The engine gave no answer that fits the schema (details lists why), or an internal error.'),
+    '503': errorResponse('Busy (the request queue is full or the wait too long) or the model server is unavailable; retry after Retry-After seconds.', {
+      'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+    }),
+    '504': errorResponse('The request took longer than REQUEST_TIMEOUT_MS, or a model call longer than LLM_TIMEOUT_MS.'),
+  };
+}
+
+/** Shape of an evidence answer as issue 12 specifies it; published only once the request schema accepts options.evidence. */
+const EVIDENCE_SCHEMAS: JsonObject = {
+  ExtractionWithEvidence: {
+    type: 'object',
+    required: ['data', 'evidence'],
+    properties: {
+      data: { $ref: '#/components/schemas/ExtractedObject' },
+      evidence: {
+        type: 'object',
+        description: 'For the JSON Pointer of every non-null leaf of data, where it was read and how sure docshape is.',
+        additionalProperties: { $ref: '#/components/schemas/Evidence' },
+      },
+    },
+  },
+  Evidence: {
+    type: 'object',
+    required: ['confidence'],
+    properties: {
+      file: { type: 'integer', minimum: 0, description: 'Index in contents.' },
+      page: { type: 'integer', minimum: 0, description: '0-based page (frame) of that file.' },
+      bbox: { $ref: '#/components/schemas/PageBox' },
+      boxes: { type: 'array', items: { $ref: '#/components/schemas/PageBox' }, description: 'One box per line for values spanning lines.' },
+      text: { type: 'string', description: 'The document text the value was read from (a computed value: what it was computed from), a line break between lines.' },
+      source: { enum: ['text-layer', 'ocr'] },
+      ocrConfidence: { type: 'number', minimum: 0, maximum: 1, description: 'The lowest OCR confidence among the words, when OCR read them.' },
+      confidence: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: 'Probability that the value is right, calibrated on labelled documents (README "Evidence and confidence"). A value no document word supports is listed with a low confidence and no box.',
+      },
+    },
+  },
+  PageBox: {
+    type: 'array',
+    description: '[x0, y0, x1, y1] as fractions of the width and height of the page as sent (a photo OCR read turned included), origin top-left.',
+    items: { type: 'number', minimum: 0, maximum: 1 },
+    minItems: 4,
+    maxItems: 4,
+  },
+};
+
+const readinessSchema = {
+  type: 'object',
+  required: ['ready'],
+  properties: {
+    ready: { type: 'boolean' },
+    shuttingDown: { type: 'boolean' },
+    ocr: { type: 'object', description: 'OCR workers: ready, workers, busy, queued, jobsDone.' },
+    engine: { type: 'object', description: 'name, ready, detail, chosenBecause.' },
+    requests: { type: 'object', description: 'Admission: active, queued and their limits.' },
+  },
+};
+
+function metricsPath(): JsonObject {
+  return {
+    get: {
+      summary: 'Prometheus metrics',
+      description: 'Prometheus text format. The key may be sent as x-api-key or Authorization: Bearer <key>. Absent with METRICS=off.',
+      operationId: 'metrics',
+      tags: ['operations'],
+      security: [{ ApiKey: [] }, { BearerKey: [] }],
+      responses: {
+        '200': { description: 'Metrics', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
+        '401': errorResponse('No key, or not a configured key.'),
+      },
+    },
+  };
+}
+
+function packageVersion(): string {
+  try {
+    // dist/src/http/openapi.js -> the package root, where package.json lives in a checkout and in the image.
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
+  const request = publishedRequestSchema();
+  const evidence = supportsEvidence(request);
+  const paths: JsonObject = {
+    '/v1/': {
+      post: {
+        summary: 'Extract one JSON object following a JSON Schema from documents',
+        description: 'Also served at /v1. Documents are read by pdf.js (text layer) and OCR, then an engine fills the schema. Nothing leaves the host.',
+        operationId: 'extract',
+        tags: ['extraction'],
+        security: [{ ApiKey: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionRequest' } } } },
+        responses: extractionResponses(evidence),
+      },
+    },
+    '/healthz': {
+      get: {
+        summary: 'Liveness: the process answers',
+        operationId: 'healthz',
+        tags: ['operations'],
+        security: [],
+        responses: {
+          '200': {
+            description: 'Alive',
+            content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } } } },
+          },
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: OCR workers up, engine ready, not shutting down',
+        operationId: 'readyz',
+        tags: ['operations'],
+        security: [],
+        responses: {
+          '200': { description: 'Ready', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
+          '503': { description: 'Not ready (starting, engine unavailable, or draining)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } } },
+        },
+      },
+    },
+    ...(options.metrics ? { '/metrics': metricsPath() } : {}),
+    '/openapi.json': {
+      get: {
+        summary: 'This document',
+        operationId: 'openapi',
+        tags: ['operations'],
+        security: [],
+        responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    },
+    '/': {
+      get: {
+        summary: 'The playground: try an extraction in a browser',
+        operationId: 'playground',
+        tags: ['operations'],
+        security: [],
+        responses: { '200': { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'docshape',
+      version: packageVersion(),
+      description: 'Self-hosted document extraction: a JSON Schema and images/PDFs in, one schema-shaped JSON object out.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    tags: [{ name: 'extraction' }, { name: 'operations' }],
+    security: [{ ApiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'One of API_KEYS / API_KEYS_FILE.' },
+        BearerKey: { type: 'http', scheme: 'bearer', description: 'The same key as Authorization: Bearer <key> (GET /metrics only).' },
+      },
+      headers: {
+        RequestId: { description: 'The caller\'s x-request-id echoed when it is safe to log, otherwise a new one.', schema: { type: 'string' } },
+      },
+      schemas: {
+        ExtractionRequest: request,
+        ExtractedObject: { type: 'object', description: 'Follows the schema sent in the request.' },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { type: 'string', description: 'What went wrong, naming the field.' }, details: { type: 'array', items: { type: 'string' } } },
+        },
+        Readiness: readinessSchema,
+        ...(evidence ? EVIDENCE_SCHEMAS : {}),
+      },
+    },
+  };
+}
+
+/** GET /openapi.json: built once, since every input is fixed at start. */
+export function openApiHandler(options: OpenApiOptions): RequestHandler {
+  const body = JSON.stringify(buildOpenApiDocument(options));
+  return (_req, res) => {
+    res.type('application/json').send(body);
+  };
+}

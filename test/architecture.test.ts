@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importCycles, layerViolations, readImportGraph } from '../scripts/import-graph.js';
+
+// dist/test/ -> the repository's src/ (the TypeScript sources, type-only imports included)
+const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+describe('architecture: the import graph of src/', () => {
+  const graph = readImportGraph(srcDir);
+
+  it('reads the sources', () => {
+    expect(graph.size).to.be.greaterThan(50);
+    expect(graph.get('pipeline.ts')).to.include('extract/finalize.ts');
+  });
+
+  it('has no import that runs back up the layers (see ARCHITECTURE.md)', () => {
+    expect(layerViolations(graph)).to.deep.equal([]);
+  });
+
+  it('has no import circles, type-only imports included', () => {
+    expect(importCycles(graph)).to.deep.equal([]);
+  });
+
+  it('finds a circle and an upward import when there is one', () => {
+    const bad = new Map([
+      ['extract/a.ts', ['extract/b.ts']],
+      ['extract/b.ts', ['extract/a.ts', 'engines/llm/prompt.ts']],
+      ['engines/llm/prompt.ts', []],
+    ]);
+    expect(importCycles(bad)).to.deep.equal([['extract/a.ts', 'extract/b.ts']]);
+    expect(layerViolations(bad)).to.deep.equal(['extract/b.ts -> engines/llm/prompt.ts (extract -> engines/llm)']);
+  });
+});

@@ -1,0 +1,296 @@
+import { expect } from 'chai';
+import { RulesEngine } from '../../../src/engines/rules/index.js';
+import { phoneShaped } from '../../../src/engines/rules/receipts/phones.js';
+import { stripRegistration } from '../../../src/engines/rules/receipts/company.js';
+import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { Document } from '../../../src/ingest/document.js';
+import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
+import { extractFinal } from '../../helpers/extraction.js';
+
+const engine = new RulesEngine();
+
+async function extract(document: Document, schema: JsonSchema): Promise<Record<string, unknown>> {
+  return (await extractFinal(engine, document, schema)).value;
+}
+
+function schemaOf(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+const nullableString = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
+const finalTotal = { type: 'string', description: 'Final total amount payable (after tax and rounding), as a plain number without currency symbol.' };
+const firstTotal = { type: 'string', description: 'Final total amount as printed, including currency symbol if printed next to it. If printed more than once, the first (top-most) occurrence.' };
+
+async function totalOf(lines: Array<string | LineSpec>, property: JsonSchema = finalTotal): Promise<unknown> {
+  return (await extract(buildDocument(lines), schemaOf({ total: property }))).total;
+}
+
+describe('rules engine on receipts', () => {
+  describe('the final total', () => {
+    it('takes the rounded total after a rounding adjustment, also when rounding down', async () => {
+      const total = await totalOf([
+        'Total Sales (Inclusive GST)      72.74',
+        'Rounding Adjustment              -0.04',
+        'Rounding                         72.70',
+        'CASH                            100.00',
+        'CHANGE                           27.30',
+      ]);
+      expect(total).to.equal('72.70');
+    });
+
+    it('adds a printed rounding adjustment when the rounded total is not legible and the description asks for it', async () => {
+      const lines = ['Total (Incl GST)       RM14.18', 'Rounding               RM0.02', 'grand Tota lRM 14, 20', 'Total Paid             RM20.20'];
+      expect(await totalOf(lines)).to.equal('14.20');
+      // without "rounding" in the description the printed total stands
+      expect(await totalOf(lines, { type: 'string', description: 'Total amount as a plain number.' })).to.equal('14.18');
+      // an adjustment that does not give a cash-rounded amount is no rounding
+      expect(await totalOf(['Total       14.18', 'Rounding     0.03'])).to.equal('14.18');
+    });
+
+    it('prefers a payable total to a larger total of part of the items', async () => {
+      const total = await totalOf([
+        'Total 6% supplies (excl. GST):     27.68',
+        'Total 6% supplies (Inc. GST):      29.33',
+        'Total 0% supplies:                 -2.13',
+        'Total Payable:                     27.20',
+      ]);
+      expect(total).to.equal('27.20');
+    });
+
+    it('takes a nett total over a plain one, but not a gift card balance', async () => {
+      expect(await totalOf(['Total Sales (Excl GST)   13.02', 'GST 6%    0.78', 'Nett Total     13.80'])).to.equal('13.80');
+      expect(await totalOf(['TOTAL            10.00', 'GIFT CARD        10.00', 'Card balance     45.00'])).to.equal('10.00');
+    });
+
+    it('ignores a zero balance printed after payment', async () => {
+      const total = await totalOf(['Subtotal            40.00', 'Total               43.20', 'Visa                43.20', 'Balance due          0.00']);
+      expect(total).to.equal('43.20');
+    });
+
+    it('returns the first printed occurrence of the total, with its currency, when the description asks for it', async () => {
+      const total = await totalOf(
+        ['SUBTOTAL                  $14.81', 'TOTAL                     $14.81', 'AMEX                      $14.81', 'CARD # XXXXXXXX1007', 'Total:               USD$ 14.81'],
+        firstTotal,
+      );
+      expect(total).to.equal('$14.81');
+    });
+
+    it('does not take a discount line whose label OCR misspelled', async () => {
+      const total = await totalOf(['Tatal Item Digcount:          0.00', 'Total Sales Inclusive GST:    4.70', 'Cash Received:                10.00']);
+      expect(total).to.equal('4.70');
+    });
+
+    it('reads a total whose line has a tax column after the label', async () => {
+      const total = await totalOf(['ITEMS          14', 'NET TOTAL          VAT 0          197,70'], firstTotal);
+      expect(total).to.equal('197,70');
+    });
+
+    it('accepts "To pay" as the label of the amount payable', async () => {
+      expect(await totalOf(['BUY HONKONG DOLLAR     1,050.00', 'To pay SGD             1,050.00'])).to.equal('1,050.00');
+    });
+
+    it('reads a total under its heading in a summary row of figures', async () => {
+      expect(await totalOf(['Item A      2     10.00', 'Subtotal      Tax      Total', '10.00         0.80     10.80'])).to.equal('10.80');
+    });
+
+    it('does not read a total out of text below its label, nor a column under a table heading', async () => {
+      const total = await totalOf([
+        'Product        Quantity     Price     Total',
+        'Oolong Tea            1      5.00      500',
+        'Total (AED)',
+        'Payment method >5>cccc',
+      ]);
+      expect(total).to.equal(null);
+    });
+  });
+
+  describe('tax', () => {
+    it('takes the tax, not the taxable amount, from a tax line with several columns', async () => {
+      const schema = schemaOf({ tax: nullableString('Tax amount as printed. If several tax lines are printed, the first (top-most) one.') });
+      const result = await extract(buildDocument(['CASH      £60.00', 'VAT A 15.0%     £46.08    £6.01', 'VAT B 5.0%      51.86     £0.00']), schema);
+      expect(result.tax).to.equal('6.01');
+    });
+
+    it('drops a tax that is as large as the total: the total read under a tax label', async () => {
+      const schema = schemaOf({ tax: nullableString('Tax amount as printed.'), total: { type: 'string', description: 'Total amount as printed.' } });
+      const result = await extract(buildDocument(['ITEMS          14', 'NET TOTAL          VAT 0          197,70']), schema);
+      expect(result).to.deep.equal({ tax: null, total: '197,70' });
+    });
+
+    it('reads a plural "Taxes" label', async () => {
+      const result = await extract(buildDocument(['SUBTOTAL:     $200.00', 'TAXES:          $1.50', 'TOTAL:        $201.50']), schemaOf({ tax: nullableString('Tax amount as printed, with its currency symbol.') }));
+      expect(result.tax).to.equal('$1.50');
+    });
+  });
+
+  describe('phones', () => {
+    const phone = nullableString('Telephone number of the store as printed. null if not printed.');
+
+    it('takes the labelled phone although a fax number follows in another column', async () => {
+      const result = await extract(buildDocument(['LION CITY STORE', 'Tel: 67341782     Fax: 67349067']), schemaOf({ phone }));
+      expect(result.phone).to.equal('67341782');
+    });
+
+    it('reads a number announced for both phone and fax ("Tel/Fax"), but not a fax number alone', async () => {
+      expect((await extract(buildDocument(['FIVE STAR', 'Tel/Fax : 03-7877 9712']), schemaOf({ phone }))).phone).to.equal('03-7877 9712');
+      expect((await extract(buildDocument(['FIVE STAR', 'Fax: 03-7877 9713']), schemaOf({ phone }))).phone).to.equal(null);
+    });
+
+    it('does not take tax ids, table figures or long ids for an unlabelled phone', async () => {
+      const result = await extract(
+        buildDocument(['CAFE ROMA', 'P.IVA 018-387-40031', 'Crispy Beef      1    4500    4500', 'Ref 201611020201 (51-1)', '7.000 00      0.150000      1']),
+        schemaOf({ phone }),
+      );
+      expect(result.phone).to.equal(null);
+    });
+
+    it('takes an unlabelled number shaped like a phone number', async () => {
+      const result = await extract(buildDocument(['Redondo Car Wash', '617 Torrance Blvd', '310 540 1920']), schemaOf({ phone }));
+      expect(result.phone).to.equal('310 540 1920');
+    });
+
+    it('knows phone-shaped digit groups', () => {
+      expect(phoneShaped('(408) 446-5055')).to.equal(true);
+      expect(phoneShaped('03-87238214')).to.equal(true);
+      expect(phoneShaped('+1 415 555 0100')).to.equal(true);
+      expect(phoneShaped('1-800-555-0199')).to.equal(true);
+      expect(phoneShaped('1 4500 4500')).to.equal(false);
+      expect(phoneShaped('201611020201 (51-1)')).to.equal(false);
+      expect(phoneShaped('01838740031')).to.equal(false);
+    });
+  });
+
+  describe('store name and address', () => {
+    const storeSchema = schemaOf({
+      store_name: { type: 'string', description: 'Name of the store as printed in the receipt header.' },
+      store_address: nullableString('Address of the store as printed, lines joined by a single space. null if not printed.'),
+    });
+
+    it('does not take an item line for the name, nor a "Store #" line for the address', async () => {
+      const result = await extract(
+        buildDocument(['od', "Trader JOE'S", '5263 Prospect', 'San Jose  CA  95129', 'Store #062 - (408) 446-5055', 'NUT WALNUT PIECES     6.99']),
+        storeSchema,
+      );
+      expect(result).to.deep.equal({ store_name: "Trader JOE'S", store_address: '5263 Prospect San Jose CA 95129' });
+    });
+
+    it('ends an address at a phone line and reads a "City, ST" line as an address', async () => {
+      const result = await extract(buildDocument(['BOBS STEAK & CHOP HOUSE', 'DALLAS, TX', '(214) 652-4800', '20008 Paul H', 'TBL 62/1']), storeSchema);
+      expect(result.store_address).to.equal('DALLAS, TX');
+    });
+
+    it('leaves the address null when the header holds only contact lines and weighed items', async () => {
+      const result = await extract(
+        buildDocument(['Waitrose', 'Dubai Mall : 04-4340700', 'Head Office : 04-3555250', 'Be a responsible shopper', 'HUMMUS             20,25', '0.236 KG 7    SP']),
+        storeSchema,
+      );
+      expect(result).to.deep.equal({ store_name: 'Waitrose', store_address: null });
+    });
+
+    it('drops specks printed far off to the side of the name and address', async () => {
+      const result = await extract(
+        buildDocument([
+          { cells: [{ text: 'Redondo Car Wash', x: 100 }, { text: 'Ee', x: 400 }] },
+          { cells: [{ text: '617 Torrance Blvd', x: 100 }, { text: 'ed', x: 400 }] },
+          'Redondo Beach, CA 90277',
+        ]),
+        storeSchema,
+      );
+      expect(result).to.deep.equal({ store_name: 'Redondo Car Wash', store_address: '617 Torrance Blvd Redondo Beach, CA 90277' });
+    });
+
+    it('keeps the run of words around the longest cell, and what lies between far words', async () => {
+      const result = await extract(
+        buildDocument([
+          { cells: [{ text: 'ai', x: 10 }, { text: 'SIN', x: 60 }, { text: 'Din Tai Fung Restaurant', x: 200 }, { text: 'Pre ee', x: 420 }] },
+          { cells: [{ text: '301 E CHAPMAN', x: 40 }] },
+          { cells: [{ text: 'ORANGE', x: 40 }, { text: 'CA', x: 120 }, { text: '92869', x: 160 }] },
+        ]),
+        storeSchema,
+      );
+      expect(result).to.deep.equal({ store_name: 'Din Tai Fung Restaurant', store_address: '301 E CHAPMAN ORANGE CA 92869' });
+    });
+
+    it('drops cells the OCR barely trusted next to a clearly read address line', async () => {
+      const result = await extract(
+        buildDocument([
+          'Din Tai Fung Restaurant',
+          { cells: [{ text: 'Bessy SY AIS', x: 10, confidence: 0.2 }, { text: 'Level 2 - Mall of Emirates', x: 150, confidence: 0.95 }] },
+          'Dubai 00000',
+        ]),
+        storeSchema,
+      );
+      expect(result.store_address).to.equal('Level 2 - Mall of Emirates Dubai 00000');
+    });
+
+    it('prefers the header name to a legal-form word on a barely legible line', async () => {
+      const result = await extract(buildDocument([{ text: 'Judsons Bar', size: 16, confidence: 0.8 }, { text: '+6 market PI', confidence: 0.2 }, 'Pocklington York']), storeSchema);
+      expect(result.store_name).to.equal('Judsons Bar');
+    });
+
+    it('strips registration numbers, bare or in brackets, but keeps a bracketed branch', () => {
+      expect(stripRegistration('MOONLIGHT CAKE HOUSE SDN BHD 862725-U')).to.equal('MOONLIGHT CAKE HOUSE SDN BHD');
+      expect(stripRegistration('GARDENIA BAKERIES (KL) SDN BHD (139386 X)')).to.equal('GARDENIA BAKERIES (KL) SDN BHD');
+    });
+  });
+
+  describe('trading name or legal name, as the examples show', () => {
+    const header = ['TESCO', 'Tesco Stores Ltd', 'Camden Town Express', 'BALANCE DUE    £12.50'];
+
+    it('takes the trading name when the examples carry no legal form', async () => {
+      const result = await extract(buildDocument(header), schemaOf({ store_name: { type: 'string', description: "Name of the store as printed in the header (e.g. 'COSTCO', 'Joe's Diner')." } }));
+      expect(result.store_name).to.equal('TESCO');
+    });
+
+    it('takes the registered name when the examples carry one', async () => {
+      const result = await extract(buildDocument(header), schemaOf({ company: { type: 'string', description: "Name of the business (e.g. 'ACME TRADING SDN BHD')." } }));
+      expect(result.company).to.equal('Tesco Stores Ltd');
+    });
+  });
+
+  describe('receipts in other languages and their figures', () => {
+    const wrSchema = schemaOf({
+      store_address: nullableString('Address of the store as printed. null if not printed.'),
+      tax: nullableString('Tax amount (sales tax / VAT / GST line) as printed.'),
+      total: { type: 'string', description: 'Final total amount as printed, including currency symbol if printed next to it.' },
+    });
+
+    it('reads German and Italian total and tax labels, and no VAT id as a tax amount', async () => {
+      const german = await extract(buildDocument(['Bäckerei Müller GmbH', 'Hauptstraße 12', '80331 München', 'Brezel      0,80', 'Summe EUR   12,50', 'MwSt 7%      0,82']), wrSchema);
+      expect(german).to.deep.equal({ store_address: 'Hauptstraße 12 80331 München', tax: '0,82', total: 'EUR 12,50' });
+      const italian = await extract(buildDocument(['CAFFE TORINO', 'PIAZZA CADORNA N.23', 'STRESA (VB)', 'P.IVA 01838740031', 'TOTALE EURO   45,00']), wrSchema);
+      expect(italian).to.deep.equal({ store_address: 'PIAZZA CADORNA N.23 STRESA (VB)', tax: null, total: '45,00' });
+    });
+
+    it('keeps a currency printed after the amount when the description asks for the currency, and drops it otherwise', async () => {
+      const lines = ['CAFE X', 'TOTAL 34,85EUR'];
+      expect((await extract(buildDocument(lines), wrSchema)).total).to.equal('34,85EUR');
+      expect(await totalOf(lines)).to.equal('34,85');
+    });
+
+    it('does not take a tax rate printed with a spaced percent sign, nor a line of store and terminal ids as address', async () => {
+      const result = await extract(
+        buildDocument(['Walmart Supercenter', '123 Main St', 'Anytown, CA 90210', 'ST# 1234 OP# 00001 TE# 01 TR# 1234', 'SUBTOTAL    20.00', 'TAX 1 7.25 %   1.45', 'TOTAL    21.45']),
+        wrSchema,
+      );
+      expect(result).to.deep.equal({ store_address: '123 Main St Anytown, CA 90210', tax: '1.45', total: '21.45' });
+    });
+  });
+
+  describe('date and time without labels', () => {
+    const stampSchema = schemaOf({
+      date: nullableString('Transaction date exactly as printed. null if not printed.'),
+      time: nullableString('Transaction time exactly as printed. null if not printed.'),
+    });
+
+    it('skips opening hours and takes the time printed with the date', async () => {
+      const result = await extract(buildDocument(['TRADER SHOP', 'OPEN 8:00AM TO 9:00PM DAILY', 'TOTAL     14.81', '11/14/2015          20:30:08']), stampSchema);
+      expect(result).to.deep.equal({ date: '11/14/2015', time: '20:30:08' });
+    });
+
+    it('skips time ranges and dates glued into item codes', async () => {
+      const result = await extract(buildDocument(['BALL PEN RC11-23-42', 'Happy hour 2:00 - 4:00', '15-03-18 15:41 SH01']), stampSchema);
+      expect(result).to.deep.equal({ date: '15-03-18', time: '15:41' });
+    });
+  });
+});

@@ -1,0 +1,284 @@
+/**
+ * The playground page driven in a real browser (Debian's headless Chromium):
+ * key, dropped files, preset schema, run, the values, engine and timings it
+ * shows, an error as the service phrased it, and the per-value evidence the
+ * service gives: confidence beside each value, its box drawn over the page on
+ * hover. Screenshots go to .test-output/playground/.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { Page, Request } from 'playwright-core';
+import { decodeContents } from '../../src/ingest/decode.js';
+import type { PipelineDeps } from '../../src/pipeline.js';
+import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';
+import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
+import { chromiumInstalled, CHROMIUM_PATH, launchChromium, type HeadlessBrowser } from '../helpers/browser.js';
+import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+
+const OUTPUT = fileURLToPath(new URL('../../../.test-output/playground/', import.meta.url));
+
+interface DroppedFile {
+  name: string;
+  type: string;
+  base64: string;
+}
+
+/** Drops files on the drop zone the way a browser does: a drop event carrying a DataTransfer. */
+async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
+  await page.evaluate((items) => {
+    const transfer = new DataTransfer();
+    for (const item of items) {
+      const bytes = Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], item.name, { type: item.type }));
+    }
+    const zone = document.getElementById('drop-zone')!;
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, files);
+}
+
+/** The values table as {path: shown value}. */
+async function shownValues(page: Page): Promise<Record<string, string>> {
+  return page.$$eval('#fields tr[data-pointer]', (rows) =>
+    Object.fromEntries(rows.map((row) => [row.children[0]!.textContent ?? '', row.children[1]!.textContent ?? ''])),
+  );
+}
+
+/** Share of dark pixels in a canvas: a rendered page has text, a failed render is blank. */
+function inkOf(page: Page, selector: string): Promise<number> {
+  return page.$eval(selector, (canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const pixels = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    let dark = 0;
+    for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 128) dark++;
+    return dark / (pixels.length / 4);
+  });
+}
+
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A 401/5xx answer is logged by Chromium as a failed resource; that is the service speaking, not a page fault.
+    if (message.type() === 'error' && !/Failed to load resource: the server responded/.test(message.text())) problems.push(message.text());
+  });
+  return problems;
+}
+
+describe('playground page in headless Chromium', function () {
+  this.timeout(180_000);
+  let services: PipelineDeps;
+  let server: RunningServer;
+  let browser: HeadlessBrowser | undefined;
+  let invoicePdf: Buffer;
+  let receiptPng: Buffer;
+
+  before(async function () {
+    if (!chromiumInstalled()) {
+      process.stdout.write(`    browser test skipped: no Chromium at ${CHROMIUM_PATH} (Debian: apt-get install chromium; .ci/run installs it)\n`);
+      this.skip();
+    }
+    mkdirSync(OUTPUT, { recursive: true });
+    services = await sharedServices();
+    server = await startTestServer(services);
+    browser = await launchChromium();
+    [invoicePdf, receiptPng] = await Promise.all([makeInvoicePdf(), makeReceiptImage('png')]);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await closeSharedServices();
+  });
+
+  it('extracts from a dropped PDF and image and shows the values, the engine and the stage timings', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    const requests: Request[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/')) requests.push(request);
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => document.getElementById('service-status')!.textContent!.startsWith('ready'));
+    expect(await page.textContent('#service-status')).to.equal('ready - engine rules');
+
+    await page.fill('#api-key', TEST_API_KEY);
+    expect(await page.evaluate(() => sessionStorage.getItem('docshape.apiKey'))).to.equal(TEST_API_KEY);
+    await dropFiles(page, [
+      { name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') },
+      { name: 'receipt.png', type: 'image/png', base64: receiptPng.toString('base64') },
+    ]);
+    expect(await page.$$eval('#file-list li', (items) => items.map((li) => li.textContent))).to.have.length(2);
+    // The PDF page is drawn by the locally served pdf.js, the image shown as it is.
+    await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+    await page.waitForFunction(() => (document.querySelector('.page[data-file="1"] img') as HTMLImageElement | null)?.complete === true);
+    await page.waitForTimeout(300);
+    expect(await inkOf(page, '.page[data-file="0"] canvas')).to.be.greaterThan(0.002);
+
+    await page.selectOption('#preset', 'invoice');
+    expect(await page.textContent('#schema-status')).to.equal('valid JSON');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer]', { timeout: 120_000 });
+
+    const values = await shownValues(page);
+    expect(values.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+    expect(values.invoice_date).to.equal(INVOICE_EXPECTED.invoiceDateIso);
+    expect(values.total).to.equal(String(INVOICE_EXPECTED.total));
+    expect(values['line_items[0].description']).to.equal(INVOICE_EXPECTED.lineItems[0].description);
+    expect(await page.textContent('#engine')).to.equal('rules');
+    const stages = await page.$$eval('#timings tr', (rows) => rows.map((row) => row.children[0]!.textContent));
+    expect(stages).to.deep.equal(['decode', 'ocr', 'extract', 'validate', 'total']);
+    expect(await page.isHidden('#error')).to.equal(true);
+
+    // Both files went in one request, and the page asked for the evidence the service offers.
+    expect(requests).to.have.length(1);
+    const sent = JSON.parse(requests[0]!.postData() ?? '{}');
+    expect(sent.contents.map((c: { filename: string; mimeType: string }) => [c.filename, c.mimeType])).to.deep.equal([
+      ['invoice.pdf', 'application/pdf'],
+      ['receipt.png', 'image/png'],
+    ]);
+    expect(sent.options?.evidence).to.equal(true);
+    expect(Buffer.from(sent.contents[1].data, 'base64').equals(receiptPng)).to.equal(true);
+
+    await page.screenshot({ path: `${OUTPUT}extraction.png`, fullPage: true });
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('reads the dropped image with the receipt preset', async () => {
+    const page = await browser!.context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await dropFiles(page, [{ name: 'receipt.png', type: 'image/png', base64: receiptPng.toString('base64') }]);
+    await page.selectOption('#preset', 'receipt');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer]', { timeout: 120_000 });
+    const values = await shownValues(page);
+    expect(values.store_name).to.equal(RECEIPT_EXPECTED.store);
+    expect(values.date).to.equal(RECEIPT_EXPECTED.date);
+    expect(values.total).to.equal(String(Number(RECEIPT_EXPECTED.total)));
+    await page.close();
+  });
+
+  it('shows the service\'s own error message, and checks the schema as it is typed', async () => {
+    const page = await browser!.context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', 'not-the-key');
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+
+    await page.fill('#schema', '{"type": "object", "properties": {');
+    expect(await page.getAttribute('#schema-status', 'class')).to.equal('bad');
+    expect(await page.isDisabled('#run')).to.equal(true);
+    expect(await page.textContent('#run-status')).to.contain('fix the schema');
+    await page.fill('#schema', '{"type": "object", "properties": {"total": {"type": "number"}}}');
+    expect(await page.textContent('#schema-status')).to.equal('valid JSON');
+    expect(await page.inputValue('#preset')).to.equal('custom');
+
+    await page.click('#run');
+    await page.waitForSelector('#error:not([hidden])');
+    expect(await page.textContent('#error')).to.equal('401: Unauthorized');
+    await page.close();
+  });
+
+  it('asks the service for evidence, shows each value\'s confidence, and outlines the hovered value where the service says it was read', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    // Where the invoice number really is on the page, from the same pdf.js text layer the service reads.
+    const [file] = decodeContents([{ mimeType: 'application/pdf', data: invoicePdf.toString('base64') }], { maxFiles: 1 });
+    const inspected = (await services.pdf.inspect(file!, 10)).pages[0]!;
+    const word = inspected.words.find((w) => w.text === INVOICE_EXPECTED.invoiceNumber)!;
+    const printed = [word.bbox.x0 / inspected.width, word.bbox.y0 / inspected.height, word.bbox.x1 / inspected.width, word.bbox.y1 / inspected.height];
+
+    let sentBody: { options?: { evidence?: boolean; dateOrder?: string } } | undefined;
+    let answer: { data: Record<string, unknown>; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
+    });
+    page.on('response', async (response) => {
+      if (response.url().endsWith('/v1/')) answer = await response.json();
+    });
+
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+    await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+    await page.selectOption('#preset', 'invoice');
+    // Options the service describes become controls; evidence is asked for by the page itself.
+    await page.selectOption('#options select[name="dateOrder"]', { label: 'dmy' });
+    expect(await page.$$('#options input[name="evidence"]')).to.have.length(0);
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#fields th').length === 3);
+    expect(sentBody?.options).to.deep.equal({ dateOrder: 'dmy', evidence: true });
+    expect(answer?.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+
+    // Every value shows the confidence the service gave it; values under 0.9 are marked for review.
+    const rows = await page.$$eval('#fields tr[data-pointer]', (trs) => trs.map((row) => ({ pointer: row.dataset.pointer!, shown: row.children[2]?.textContent ?? '', review: row.classList.contains('review') })));
+    const withEvidence = rows.filter((row) => answer!.evidence[row.pointer]);
+    expect(withEvidence.map((row) => row.pointer)).to.have.members(Object.keys(answer!.evidence));
+    for (const row of withEvidence) {
+      const given = answer!.evidence[row.pointer]!;
+      expect(row.shown, row.pointer).to.match(new RegExp(`^${Math.round(given.confidence * 100)}%`));
+      expect(row.review, row.pointer).to.equal(given.confidence < 0.9);
+    }
+
+    await page.hover('#fields tr[data-pointer="/invoice_number"]');
+    const drawn = await page.$$eval('.page[data-file="0"][data-page="0"] .sheet', ([sheet]) => {
+      const frame = sheet!.getBoundingClientRect();
+      return [...sheet!.querySelectorAll('.box')].map((box) => {
+        const r = box.getBoundingClientRect();
+        return { low: box.classList.contains('low'), x0: (r.left - frame.left) / frame.width, y0: (r.top - frame.top) / frame.height, x1: (r.right - frame.left) / frame.width, y1: (r.bottom - frame.top) / frame.height };
+      });
+    });
+    expect(drawn).to.have.length(1);
+    const tolerance = 0.01;
+    expect(drawn[0]!.low).to.equal(answer!.evidence['/invoice_number']!.confidence < 0.9);
+    // drawn where the service says, and that is where the invoice number is printed
+    [drawn[0]!.x0, drawn[0]!.y0, drawn[0]!.x1, drawn[0]!.y1].forEach((value, i) => {
+      expect(value).to.be.closeTo(answer!.evidence['/invoice_number']!.bbox![i]!, tolerance);
+      expect(value).to.be.closeTo(printed[i]!, tolerance);
+    });
+    // the full-page screenshot resizes the view under the mouse: show the box by keyboard focus instead
+    await page.mouse.move(0, 0);
+    await page.focus('#fields tr[data-pointer="/invoice_number"]');
+    expect(await page.$$('.sheet .box')).to.have.length(1);
+    await page.screenshot({ path: `${OUTPUT}evidence.png`, fullPage: true });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+
+    const review = withEvidence.find((row) => row.review);
+    if (review) {
+      await page.hover(`#fields tr[data-pointer="${review.pointer}"]`);
+      expect(await page.$$eval('.sheet .box', (boxes) => boxes.map((box) => box.className))).to.include('box low');
+    }
+    await page.hover('h1');
+    expect(await page.$$('.sheet .box')).to.have.length(0);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('asks a service that does not offer evidence for none, and shows no confidence column', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    // an older service: its description has no options.evidence
+    await page.route('**/openapi.json', async (route) => {
+      const spec = await (await route.fetch()).json();
+      delete spec.components.schemas.ExtractionRequest.properties.options.properties.evidence;
+      await route.fulfill({ json: spec });
+    });
+    let sentBody: { options?: { evidence?: boolean } } | undefined;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
+    });
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+    await page.selectOption('#preset', 'invoice');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
+    expect(sentBody?.options?.evidence).to.equal(undefined);
+    expect(await page.$$eval('#fields th', (cells) => cells.map((cell) => cell.textContent))).to.deep.equal(['field', 'value']);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+});
