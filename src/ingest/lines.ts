@@ -1,5 +1,6 @@
 import { median } from '../util/median.js';
 import type { BBox, Line, Word } from './document.js';
+import { maxOf, minOf } from '../util/extremes.js';
 
 /**
  * Groups words into lines from their boxes alone. OCR and pdf.js both emit
@@ -34,10 +35,10 @@ function collidesHorizontally(line: OpenLine, box: BBox): boolean {
 
 export function unionBox(boxes: BBox[]): BBox {
   return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
+    x0: minOf(boxes, (b) => b.x0),
+    y0: minOf(boxes, (b) => b.y0),
+    x1: maxOf(boxes, (b) => b.x1),
+    y1: maxOf(boxes, (b) => b.y1),
   };
 }
 

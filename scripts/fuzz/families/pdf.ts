@@ -158,6 +158,12 @@ const variants: Array<[Variant, number]> = [
     return pdfCase(`one ${length}-character line of ${JSON.stringify(token)}`, onePagePdf({ mediaBox: `[0 0 ${width} 792]`, content }));
   }, 4],
   [(rng) => {
+    // more lines on a page than a function call takes arguments (about 120,000): a Math.min(...lines) overflows the stack
+    const count = rng.pick([130_000, 200_000]);
+    const lines = '0 -10 Td (Total 1.00) Tj '.repeat(count);
+    return pdfCase(`${count} text lines on one page`, onePagePdf({ mediaBox: `[0 0 612 ${count * 10 + 100}]`, content: flateStream('', `BT /F1 8 Tf 72 ${count * 10 + 50} Td ${lines} ET`) }));
+  }, 1],
+  [(rng) => {
     // a content stream that inflates to tens or hundreds of megabytes
     const megabytes = rng.pick([20, 100, 300]);
     const text = rng.chance(0.5);

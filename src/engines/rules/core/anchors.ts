@@ -8,6 +8,7 @@ import type { FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
 import type { ValueKind } from './kinds.js';
+import { maxOf } from '../../../util/extremes.js';
 
 export interface Anchor {
   line: RuleLine;
@@ -191,6 +192,6 @@ function standsAlone(text: string, found: Found): boolean {
 
 /** The first of the most typical values: for "Total 3 items 76.20" the amount with cents. */
 function bestNearest(found: Found[]): Found | undefined {
-  const top = Math.max(...found.map((f) => f.score));
+  const top = maxOf(found, (f) => f.score);
   return found.find((f) => f.score === top);
 }

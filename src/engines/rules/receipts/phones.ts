@@ -28,7 +28,7 @@ export function firstUnlabelledPhone(lines: readonly RuleLine[]): (LineValue & {
   }
   const first = phones[0];
   const digits = (phone: LineValue) => phone.found.text.replace(/\D/g, '');
-  return first && { ...first, competition: competitionAmong(first, phones, () => 0, (a, b) => digits(a) === digits(b)) };
+  return first && { ...first, competition: competitionAmong(first, phones, () => 0, digits) };
 }
 
 /**

@@ -61,8 +61,7 @@ export interface Stamp extends LineValue {
 
 function stampOf(chosen: LineValue | undefined, all: readonly LineValue[]): Stamp | undefined {
   if (!chosen) return undefined;
-  const sameValue = (a: LineValue, b: LineValue) => JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
-  return { ...chosen, competition: competitionAmong(chosen, all, () => 0, sameValue) };
+  return { ...chosen, competition: competitionAmong(chosen, all, () => 0, (c) => JSON.stringify(c.found.value)) };
 }
 
 function between(text: string, a: Found, b: Found): string {
