@@ -1,6 +1,7 @@
-import { median } from '../util/median.js';
-import type { BBox, Line, Word } from './document.js';
 import { maxOf, minOf } from '../util/extremes.js';
+import { RunningMedian } from '../util/median.js';
+import { firstIndexWhere } from '../util/sorted-search.js';
+import type { BBox, Line, Word } from './document.js';
 
 /**
  * Groups words into lines from their boxes alone. OCR and pdf.js both emit
@@ -11,10 +12,76 @@ import { maxOf, minOf } from '../util/extremes.js';
  */
 const MIN_VERTICAL_OVERLAP = 0.5;
 
-interface OpenLine {
-  words: Word[];
+/** A line being built: its words, and the band of the median word (which follows it as words join). */
+class OpenLine {
+  readonly words: Word[] = [];
   top: number;
   bottom: number;
+  private readonly tops = new RunningMedian();
+  private readonly bottoms = new RunningMedian();
+  private readonly horizontal = new HorizontalIndex();
+
+  constructor(first: Word) {
+    this.top = first.bbox.y0;
+    this.bottom = first.bbox.y1;
+    this.add(first);
+  }
+
+  add(word: Word): void {
+    this.words.push(word);
+    this.tops.add(word.bbox.y0);
+    this.bottoms.add(word.bbox.y1);
+    this.horizontal.add(word.bbox);
+  }
+
+  /** The band follows the median word so one tall glyph does not swallow the next line. */
+  followMedian(): void {
+    this.top = this.tops.value ?? 0;
+    this.bottom = this.bottoms.value ?? 0;
+  }
+
+  collidesHorizontally(box: BBox): boolean {
+    return this.horizontal.collides(box);
+  }
+}
+
+/** Two boxes collide when they overlap by more than half the narrower one's width. */
+function collide(a: BBox, b: BBox): boolean {
+  const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  return overlap > 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0);
+}
+
+/**
+ * A line's word boxes, to ask whether a new box collides with any of them
+ * without comparing it with all (a line of 20,000 words took half a minute
+ * that way, on the event loop). Boxes are kept sorted by x0 in classes of
+ * width (powers of two): a box of a class can only overlap the new one if it
+ * starts less than its class's width before it, and boxes of one width that
+ * do not collide with each other lie apart, so each class has only a few to
+ * look at. A box without width collides with nothing.
+ */
+class HorizontalIndex {
+  private readonly byWidthClass = new Map<number, BBox[]>();
+
+  add(box: BBox): void {
+    const width = box.x1 - box.x0;
+    if (!(width > 0)) return;
+    const widthClass = Math.floor(Math.log2(width));
+    let boxes = this.byWidthClass.get(widthClass);
+    if (!boxes) this.byWidthClass.set(widthClass, (boxes = []));
+    boxes.splice(firstIndexWhere(boxes, (known) => known.x0 > box.x0), 0, box);
+  }
+
+  collides(box: BBox): boolean {
+    if (!(box.x1 - box.x0 > 0)) return false;
+    for (const [widthClass, boxes] of this.byWidthClass) {
+      const reach = 2 ** (widthClass + 1);
+      for (let i = firstIndexWhere(boxes, (known) => known.x0 > box.x0 - reach); i < boxes.length && boxes[i]!.x0 < box.x1; i++) {
+        if (collide(boxes[i]!, box)) return true;
+      }
+    }
+    return false;
+  }
 }
 
 function height(box: BBox): number {
@@ -24,13 +91,6 @@ function height(box: BBox): number {
 function verticalOverlapRatio(box: BBox, top: number, bottom: number): number {
   const overlap = Math.min(box.y1, bottom) - Math.max(box.y0, top);
   return overlap / Math.min(height(box), Math.max(1, bottom - top));
-}
-
-function collidesHorizontally(line: OpenLine, box: BBox): boolean {
-  return line.words.some((word) => {
-    const overlap = Math.min(word.bbox.x1, box.x1) - Math.max(word.bbox.x0, box.x0);
-    return overlap > 0.5 * Math.min(word.bbox.x1 - word.bbox.x0, box.x1 - box.x0);
-  });
 }
 
 export function unionBox(boxes: BBox[]): BBox {
@@ -52,18 +112,16 @@ export function groupWordsIntoLines(words: Word[]): Line[] {
     for (let i = open.length - 1; i >= 0 && i >= open.length - 8; i--) {
       const line = open[i] as OpenLine;
       const overlap = verticalOverlapRatio(word.bbox, line.top, line.bottom);
-      if (overlap >= bestOverlap && !collidesHorizontally(line, word.bbox)) {
+      if (overlap >= bestOverlap && !line.collidesHorizontally(word.bbox)) {
         best = line;
         bestOverlap = overlap;
       }
     }
     if (best) {
-      best.words.push(word);
-      // The band follows the median word so one tall glyph does not swallow the next line.
-      best.top = median(best.words.map((w) => w.bbox.y0)) ?? 0;
-      best.bottom = median(best.words.map((w) => w.bbox.y1)) ?? 0;
+      best.add(word);
+      best.followMedian();
     } else {
-      open.push({ words: [word], top: word.bbox.y0, bottom: word.bbox.y1 });
+      open.push(new OpenLine(word));
     }
   }
   return open
