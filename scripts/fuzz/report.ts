@@ -27,6 +27,10 @@ export function formatReport(report: FuzzReport): string {
   out.push(`/healthz: ${h.probes} probes, ${h.failures} failed, p50 ${h.p50Ms.toFixed(1)} ms, p99 ${h.p99Ms.toFixed(1)} ms, slowest ${h.slowestMs.toFixed(0)} ms, ${h.over100Ms} over 100 ms, ${h.over1000Ms} over 1 s`);
   for (const slow of h.slow.slice(0, 5)) out.push(`  ${slow.ms.toFixed(0)} ms during: ${slow.during.slice(0, 4).join(' | ').slice(0, 300)}`);
   out.push(`service: peak RSS ${report.peakRssMb} MB, ${report.serviceDeaths} deaths`);
+  if (report.peakRssDuring.length > 0) out.push(`  peak during: ${report.peakRssDuring.slice(0, 4).join(' | ').slice(0, 300)}`);
+  // every 60 s: RSS MB (cases answered)
+  const minutes = report.rssTimeline.filter((_, i) => i % 6 === 0);
+  if (minutes.length > 0) out.push(`  RSS every 60 s: ${minutes.map(([, mb, done]) => `${mb} (${done})`).join(', ')}`);
   out.push(`logs: ${report.logLines} lines scanned, ${report.logHits.length} with a key or a document value, ${report.logErrors.length} at level error`);
   for (const hit of report.logHits.slice(0, 5)) out.push(`  ${hit.what}: ${hit.line.slice(0, 200)}`);
   for (const line of report.logErrors.slice(0, 5)) out.push(`  error: ${line.slice(0, 200)}`);

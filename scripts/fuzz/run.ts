@@ -59,6 +59,10 @@ export interface FuzzReport {
   logErrors: string[];
   serviceDeaths: number;
   peakRssMb: number;
+  /** The cases in flight when RSS reached its peak. */
+  peakRssDuring: string[];
+  /** RSS every 10 s: [seconds since start, MB, cases answered]. */
+  rssTimeline: Array<[number, number, number]>;
   wallMs: number;
 }
 
@@ -93,6 +97,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let stopping = false;
   let restarting: Promise<void> | undefined;
   let peakRssMb = 0;
+  let peakRssDuring: string[] = [];
+  const label = (c: IndexedCase) => `#${c.index} ${c.family}: ${c.variant}`;
+  const rssTimeline: Array<[number, number, number]> = [];
+  let lastTimelineAt = -Infinity;
+  const sampleRss = () => {
+    const rss = rssMb(service.pid);
+    const seconds = (performance.now() - started) / 1000;
+    if (seconds - lastTimelineAt >= 10) {
+      lastTimelineAt = seconds;
+      rssTimeline.push([Math.round(seconds), Math.round(rss), results.length]);
+    }
+    if (rss <= peakRssMb) return;
+    peakRssMb = rss;
+    peakRssDuring = [...inFlight.values()].map(label);
+  };
 
   const watch = (current: ServiceProcess) => {
     void current.exited.then((code) => {
@@ -107,9 +126,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
   };
   watch(service);
-  const rssTimer = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(service.pid))), 1000);
+  const rssTimer = setInterval(sampleRss, 250);
 
-  const probe = new HealthProbe(() => service.url, () => [...inFlight.values()].map((c) => `#${c.index} ${c.family}: ${c.variant}`));
+  const probe = new HealthProbe(() => service.url, () => [...inFlight.values()].map(label));
   probe.start();
   const context: CaseContext = { seeds: await loadSeeds() };
   const indexes = options.only ?? Array.from({ length: options.cases }, (_, i) => i);
@@ -151,7 +170,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   await restarting;
   const health = await probe.stop();
   clearInterval(rssTimer);
-  peakRssMb = Math.max(peakRssMb, rssMb(service.pid));
+  sampleRss();
   // The process must still be there and answer after everything.
   const alive = await fetch(`${service.url}/healthz`).then((r) => r.status === 200, () => false);
   if (!alive) violations.push({ index: -1, family: 'service', variant: 'after the run', problems: ['/healthz does not answer after the corpus'] });
@@ -168,6 +187,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     logErrors: scanner.errors,
     serviceDeaths: deaths,
     peakRssMb: Math.round(peakRssMb),
+    peakRssDuring,
+    rssTimeline,
     wallMs: performance.now() - started,
   };
 }
