@@ -1,5 +1,5 @@
 import { maxOf, minOf } from '../util/extremes.js';
-import { RunningMedian } from '../util/median.js';
+import { median, RunningMedian } from '../util/median.js';
 import { firstIndexWhere } from '../util/sorted-search.js';
 import type { BBox, Line, Word } from './document.js';
 
@@ -12,36 +12,43 @@ import type { BBox, Line, Word } from './document.js';
  */
 const MIN_VERTICAL_OVERLAP = 0.5;
 
+/** Up to this many words a line is searched and its median sorted directly; longer ones get the indexes below. */
+const SHORT_LINE = 32;
+
 /** A line being built: its words, and the band of the median word (which follows it as words join). */
 class OpenLine {
   readonly words: Word[] = [];
   top: number;
   bottom: number;
-  private readonly tops = new RunningMedian();
-  private readonly bottoms = new RunningMedian();
-  private readonly horizontal = new HorizontalIndex();
+  /** Built when the line outgrows SHORT_LINE: most lines never need them. */
+  private long: { tops: RunningMedian; bottoms: RunningMedian; horizontal: HorizontalIndex } | undefined;
 
   constructor(first: Word) {
     this.top = first.bbox.y0;
     this.bottom = first.bbox.y1;
-    this.add(first);
+    this.words.push(first);
   }
 
   add(word: Word): void {
     this.words.push(word);
-    this.tops.add(word.bbox.y0);
-    this.bottoms.add(word.bbox.y1);
-    this.horizontal.add(word.bbox);
-  }
-
-  /** The band follows the median word so one tall glyph does not swallow the next line. */
-  followMedian(): void {
-    this.top = this.tops.value ?? 0;
-    this.bottom = this.bottoms.value ?? 0;
+    if (this.long) this.index(word);
+    else if (this.words.length > SHORT_LINE) {
+      this.long = { tops: new RunningMedian(), bottoms: new RunningMedian(), horizontal: new HorizontalIndex() };
+      for (const known of this.words) this.index(known);
+    }
+    // The band follows the median word so one tall glyph does not swallow the next line.
+    this.top = (this.long ? this.long.tops.value : median(this.words.map((w) => w.bbox.y0))) ?? 0;
+    this.bottom = (this.long ? this.long.bottoms.value : median(this.words.map((w) => w.bbox.y1))) ?? 0;
   }
 
   collidesHorizontally(box: BBox): boolean {
-    return this.horizontal.collides(box);
+    return this.long ? this.long.horizontal.collides(box) : this.words.some((word) => collide(word.bbox, box));
+  }
+
+  private index(word: Word): void {
+    this.long!.tops.add(word.bbox.y0);
+    this.long!.bottoms.add(word.bbox.y1);
+    this.long!.horizontal.add(word.bbox);
   }
 }
 
@@ -119,7 +126,6 @@ export function groupWordsIntoLines(words: Word[]): Line[] {
     }
     if (best) {
       best.add(word);
-      best.followMedian();
     } else {
       open.push(new OpenLine(word));
     }

@@ -52,9 +52,11 @@ describe('groupWordsIntoLines', () => {
   it('groups as the all-pairs specification does, on random pages of overlapping, stacked, tall, wide and empty boxes', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const next = random(seed);
-      const words = Array.from({ length: 1 + Math.floor(next() * 60) }, (_, i) => {
-        const x0 = Math.floor(next() * 400);
-        const y0 = Math.floor(next() * 120);
+      // half the pages scatter a few words; half put hundreds on a few rows, so that long lines are built too
+      const rows = seed % 2 === 0 ? 0 : 1 + Math.floor(next() * 3);
+      const words = Array.from({ length: 1 + Math.floor(next() * (rows ? 400 : 60)) }, (_, i) => {
+        const x0 = Math.floor(next() * (rows ? 4000 : 400));
+        const y0 = rows ? Math.floor(next() * rows) * 20 + Math.floor(next() * 3) : Math.floor(next() * 120);
         const width = next() < 0.1 ? Math.floor(next() * 300) : next() < 0.1 ? 0 : 5 + Math.floor(next() * 40);
         const tall = next() < 0.1 ? 30 : 8 + Math.floor(next() * 4);
         return word(`w${i}`, x0, y0, x0 + width, y0 + tall);
