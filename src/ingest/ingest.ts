@@ -68,7 +68,7 @@ async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: Page
   stats.decodeMs += performance.now() - started;
   budget.take(inspection.pageCount, file);
   return inspection.pages.map((page): PendingPage => {
-    if (!page.needsOcr) return { kind: 'ready', page: pageFromWords(page.index, page.width, page.height, page.words, 'text-layer') };
+    if (!page.needsOcr) return { kind: 'ready', page: { index: page.index, width: page.width, height: page.height, source: page.lines.length > 0 ? 'text-layer' : 'empty', lines: page.lines } };
     return {
       kind: 'raster',
       index: page.index,

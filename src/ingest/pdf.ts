@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
-import type { Word } from './document.js';
+import type { Line, Word } from './document.js';
+import { unionBox } from './lines.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import type { GreyRaster } from './raster.js';
 
@@ -42,14 +43,21 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
   }
 }
 
-function unpackPage({ texts, boxes, ...page }: PackedTextPage): PdfTextPage {
+function unpackPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): PdfTextPage {
   const words: Word[] = texts === '' ? [] : texts.split(' ').map((text, i) => ({
     text,
     bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! },
     confidence: 1,
     source: 'text-layer',
   }));
-  return { ...page, words };
+  const lines: Line[] = [];
+  let first = 0;
+  for (const length of lineLengths) {
+    const lineWords = words.slice(first, first + length);
+    lines.push({ text: lineWords.map((word) => word.text).join(' '), bbox: unionBox(lineWords.map((word) => word.bbox)), words: lineWords });
+    first += length;
+  }
+  return { ...page, lines, words };
 }
 
 /**
