@@ -35,6 +35,7 @@ import { isDayFirst } from '../../extract/date-order.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
 import type { Document } from '../../ingest/document.js';
+import type { PackedDocument } from '../../ingest/document-pack.js';
 import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';
 
@@ -48,6 +49,9 @@ export interface RulesTask {
 export function rulesTaskOf(input: ExtractionInput): RulesTask {
   return { document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder };
 }
+
+/** A RulesTask with its Document packed (ingest/document-pack.ts), as it is posted to a worker thread. */
+export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDocument };
 
 /** The extraction and where each value was read; checks `signal` between properties. */
 export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {

@@ -8,7 +8,8 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
-import { rulesTaskOf } from './index.js';
+import { packDocument } from '../../ingest/document-pack.js';
+import { rulesTaskOf, type PackedRulesTask } from './index.js';
 
 export class ThreadedRulesEngine implements Engine {
   readonly name = 'rules';
@@ -33,7 +34,9 @@ export class ThreadedRulesEngine implements Engine {
   async extract(input: ExtractionInput): Promise<Extraction> {
     input.signal.throwIfAborted();
     try {
-      return (await this.pool.run(rulesTaskOf(input), { signal: input.signal })) as Extraction;
+      const task = rulesTaskOf(input);
+      const packed: PackedRulesTask = { ...task, document: packDocument(task.document) };
+      return (await this.pool.run(packed, { signal: input.signal })) as Extraction;
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason;
       throw error;
