@@ -232,7 +232,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
       const features = answer.evidence?.features.get(pointer);
       confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
     }
-    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences, ...(ocr ? { ocr } : {}) };
+    return { result: answer.result, engine: answer.engine, layout: answer.layout(), ingest, confidences, ...(ocr ? { ocr } : {}) };
   };
 
   return {

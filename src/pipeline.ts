@@ -79,7 +79,8 @@ export interface Answer {
   /** Where each value of the result was read (JSON Pointer -> Document words). */
   provenance: Provenance;
   engine: string;
-  layout: LayoutText;
+  /** The layout text the engines read, rendered when first asked for (see answerFromDocument). */
+  layout(): LayoutText;
   /** The options the engine was given (the date order settled). */
   options: ExtractionOptions;
   /** Per-value evidence, when the request asked for it. */
@@ -111,15 +112,22 @@ export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
 export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
   const { compiled, files } = prepared;
-  const layout = renderLayoutText(document);
+  // Rendered only when read: the rules engine never reads it, and on the event loop a page of
+  // 200,000 lines took 0.4 s to render.
+  let rendered: LayoutText | undefined;
+  const layout = (): LayoutText => (rendered ??= renderLayoutText(document));
+  // turns for other requests around reading the dates of a long document (tens of milliseconds)
+  await new Promise((resolve) => setImmediate(resolve));
   const options = settleOptions(prepared.options, deps.dates, document);
+  await new Promise((resolve) => setImmediate(resolve));
   signal.throwIfAborted();
   const extractStarted = performance.now();
+  // (objects with a getter, never spread: a spread would render it)
   const pageImages = pageImageSource(files, deps.pdf, deps.limits, signal);
-  const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
+  const extraction = await deps.engine.extract({ compiled, document, options, signal, pageImages, get layout() { return layout(); } });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
-  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, layout, options, signal }) : undefined;
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
