@@ -41,6 +41,8 @@ export interface Limits {
   maxBodyBytes: number;
   maxFiles: number;
   maxPagesPerRequest: number;
+  /** Words of text per request, all pages together: the Document lives on the event loop's heap (see ingest.ts WordBudget). */
+  maxWordsPerRequest: number;
   maxPixelsPerImage: number;
   maxGifFrames: number;
   requestTimeoutMs: number;
@@ -248,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBodyBytes: readBytes(env, 'MAX_BODY_BYTES', 50 * 1024 ** 2),
       maxFiles: readInt(env, 'MAX_FILES', 20, 1),
       maxPagesPerRequest: readInt(env, 'MAX_PAGES', 100, 1),
+      maxWordsPerRequest: readInt(env, 'MAX_WORDS', 200_000, 1),
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
       requestTimeoutMs: readInt(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),

@@ -19,13 +19,14 @@ export interface PdfTextPage {
 }
 
 export type PdfTask =
-  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number }
+  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number; maxWords: number }
   | { kind: 'render'; bytes: Uint8Array; pageIndex: number; dpi: number; maxPixels: number };
 
 export type PdfFailure =
   | { kind: 'encrypted' }
   | { kind: 'unreadable'; reason: string }
   | { kind: 'too_many_pages'; pageCount: number; maxPages: number }
+  | { kind: 'too_many_words'; pageIndex: number; maxWords: number }
   | { kind: 'no_such_page'; pageIndex: number; pageCount: number };
 
 export type PdfOutcome<T> = { ok: true; value: T } | { ok: false; failure: PdfFailure };

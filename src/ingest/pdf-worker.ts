@@ -67,9 +67,10 @@ async function readTextPage(doc: PDFDocumentProxy, pageIndex: number): Promise<O
     const content = await page.getTextContent();
     const items = content.items.filter((item): item is TextItem => isTextItem(item));
     const words = [...wordsFromItems(items, content.styles, viewport, runOffsets), ...(await readFieldWords(page, viewport))];
-    // grouped here, not on the event loop
-    const lines = groupWordsIntoLines(words);
-    return { index: pageIndex, width: round2(viewport.width), height: round2(viewport.height), lines, needsOcr: needsOcr(words) };
+    const ocr = needsOcr(words);
+    // grouped here, not on the event loop; a page OCR reads again sends none
+    const lines = ocr ? [] : groupWordsIntoLines(words);
+    return { index: pageIndex, width: round2(viewport.width), height: round2(viewport.height), lines, needsOcr: ocr };
   });
 }
 
@@ -80,12 +81,18 @@ function packPage({ lines, ...page }: Omit<PdfTextPage, 'words'>): PackedTextPag
   return { ...page, texts: words.map((word) => word.text).join(' '), boxes, lineLengths: Uint32Array.from(lines, (line) => line.words.length) };
 }
 
-async function inspect(doc: PDFDocumentProxy, maxPages: number): Promise<PdfOutcome<PackedInspection>> {
+async function inspect(doc: PDFDocumentProxy, maxPages: number, maxWords: number): Promise<PdfOutcome<PackedInspection>> {
   const pageCount = doc.numPages;
   if (pageCount === 0) return { ok: false, failure: { kind: 'unreadable', reason: 'it has no pages' } };
   if (pageCount > maxPages) return { ok: false, failure: { kind: 'too_many_pages', pageCount, maxPages } };
   const pages: PackedTextPage[] = [];
-  for (let index = 0; index < pageCount; index++) pages.push(packPage(await readTextPage(doc, index)));
+  let words = 0;
+  for (let index = 0; index < pageCount; index++) {
+    const page = await readTextPage(doc, index);
+    for (const line of page.lines) words += line.words.length;
+    if (words > maxWords) return { ok: false, failure: { kind: 'too_many_words', pageIndex: index, maxWords } };
+    pages.push(packPage(page));
+  }
   return { ok: true, value: { pageCount, pages } };
 }
 
@@ -186,7 +193,7 @@ function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T 
 
 async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster>> {
   if (task.kind === 'inspect') {
-    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages));
+    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords));
     return transferred(outcome, outcome.ok ? outcome.value.pages.map((page) => page.boxes.buffer) : []);
   }
   const outcome = await withDocument(task.bytes, (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));

@@ -38,6 +38,10 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
       return badRequest(
         `${dataField(file)}: PDF has ${failure.pageCount} pages, more than the ${failure.maxPages} left of the per-request page limit (MAX_PAGES)`,
       );
+    case 'too_many_words':
+      return badRequest(
+        `${dataField(file)}: PDF has more words of text by page ${failure.pageIndex + 1} than the ${failure.maxWords} left of the per-request word limit (MAX_WORDS)`,
+      );
     case 'no_such_page':
       return new AppError('internal', `${dataField(file)}: page index ${failure.pageIndex} is outside the PDF's ${failure.pageCount} pages`);
   }
@@ -83,10 +87,19 @@ export class PdfProcessor {
     this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
   }
 
-  /** Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before reading any page. */
-  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal): Promise<PdfInspection> {
-    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages }, signal);
-    return { pageCount: packed.pageCount, pages: packed.pages.map(unpackPage) };
+  /**
+   * Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before
+   * reading any page, and over maxWords words of text as soon as they pass it.
+   */
+  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal, maxWords = Infinity): Promise<PdfInspection> {
+    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages, maxWords }, signal);
+    const pages: PdfTextPage[] = [];
+    for (const page of packed.pages) {
+      // a turn for other requests between pages: unpacking a dense page takes the event loop tens of milliseconds
+      await new Promise((resolve) => setImmediate(resolve));
+      pages.push(unpackPage(page));
+    }
+    return { pageCount: packed.pageCount, pages };
   }
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */

@@ -21,10 +21,23 @@ describe('documents built to break the code on their size', function () {
     await closeSharedServices();
   });
 
-  it('reads a page of 150,000 text lines (Math.min(...lines) overflowed the stack: a 500)', async () => {
+  it('reads a page of 150,000 text lines where MAX_WORDS allows it (Math.min(...lines) overflowed the stack: a 500)', async () => {
+    const roomy = await startTestServer(await sharedServices(), { MAX_WORDS: '400000' });
+    try {
+      const schema = { type: 'object', properties: { total: { type: 'number' } } };
+      const response = await postJson(`${roomy.url}/v1/`, { schema, contents: [content(tallPage(150_000), 'application/pdf')] });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(response.body).to.deep.equal({ total: 1 });
+    } finally {
+      await roomy.close();
+    }
+  });
+
+  it('refuses more words of text than MAX_WORDS with a 400 naming the file, the page and the limit', async () => {
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
-    const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(tallPage(150_000), 'application/pdf')] });
-    expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    expect(response.body).to.deep.equal({ total: 1 });
+    const small = tallPage(10);
+    const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(small, 'application/pdf'), content(tallPage(100_001), 'application/pdf')] });
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.equal('contents[1].data: PDF has more words of text by page 1 than the 199980 left of the per-request word limit (MAX_WORDS)');
   });
 });
