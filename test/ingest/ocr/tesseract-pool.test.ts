@@ -144,6 +144,9 @@ describe('TesseractPool', function () {
     const result = await pool.recognize({ width: text.width, height, data, dpi: 300 });
     expect(result.height).to.be.at.most(MAX_OCR_SIDE);
     expect(result.words.map((word) => word.text)).to.include('TOTAL');
+    // the boxes still lead back to the raster as given: toInput scales them up by what the shrink took off
+    expect(result.toInput[0]).to.be.closeTo(text.width / result.width, 0.01);
+    expect(result.toInput[3]).to.be.closeTo(height / result.height, 0.01);
   });
 
   it('refuses to start without language data, naming the language', async () => {
