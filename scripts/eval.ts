@@ -202,11 +202,11 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
 
   // OCR and PDF workers only when some document must really be ingested.
   const services = allCached ? undefined : await startServices(config, logger);
-  const engine = services ? services.engine : (await createEngine(config, logger)).engine;
+  const { engine, crossCheck } = services ?? (await createEngine(config, logger));
   let lazyPdf: InstanceType<typeof PdfProcessor> | undefined;
   const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi }));
   // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
-  const answerDeps = { engine, dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
+  const answerDeps = { engine, ...(crossCheck ? { crossCheck } : {}), dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
 
   const extract: Extract = async (request) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
@@ -232,7 +232,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
       const features = answer.evidence?.features.get(pointer);
       confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
     }
-    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences, ...(ocr ? { ocr } : {}) };
+    return { result: answer.result, engine: answer.engine, layout: answer.layout(), ingest, confidences, ...(ocr ? { ocr } : {}) };
   };
 
   return {
@@ -240,7 +240,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
     cache,
     close: async () => {
       if (services) await services.close();
-      else await engine.close();
+      else await Promise.all([engine.close(), crossCheck?.close()]);
       if (lazyPdf) await lazyPdf.close();
     },
   };

@@ -52,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     v1Paths,
     requireApiKey(deps.config.apiKeys),
+    admission.rejectWhenFull(),
     express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
     extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
   );

@@ -31,6 +31,8 @@ export interface Config {
   dates: DateConfig;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
+  eventLoopStallLimitMs: number;
   /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
   metrics: boolean;
 }
@@ -39,6 +41,8 @@ export interface Limits {
   maxBodyBytes: number;
   maxFiles: number;
   maxPagesPerRequest: number;
+  /** Words of text per request, all pages together: the Document lives on the event loop's heap (see ingest.ts WordBudget). */
+  maxWordsPerRequest: number;
   maxPixelsPerImage: number;
   maxGifFrames: number;
   requestTimeoutMs: number;
@@ -246,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBodyBytes: readBytes(env, 'MAX_BODY_BYTES', 50 * 1024 ** 2),
       maxFiles: readInt(env, 'MAX_FILES', 20, 1),
       maxPagesPerRequest: readInt(env, 'MAX_PAGES', 100, 1),
+      maxWordsPerRequest: readInt(env, 'MAX_WORDS', 200_000, 1),
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
       requestTimeoutMs: readInt(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
@@ -303,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
     metrics: readBoolean(env, 'METRICS', true),
   };
 }

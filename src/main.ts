@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServices } from './services.js';
+import { startLoopWatchdog } from './util/loop-watchdog.js';
 
 /**
  * With no API_KEYS/API_KEYS_FILE the service does not run open: it makes a
@@ -18,6 +19,9 @@ function ensureApiKey(config: Config, logger: Logger): Config {
   logger.warn({ generatedApiKey: true }, 'no API key configured; generated one for this run (printed on stderr)');
   return { ...config, apiKeys: [key] };
 }
+
+/** After the grace period, connections are cut and the pools closed; if even that hangs, the process ends anyway. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * Binds the port, or rejects with the reason (a port in use, an address not on
@@ -76,6 +80,8 @@ async function main(): Promise<void> {
     'docshape listening',
   );
 
+  startLoopWatchdog(config.eventLoopStallLimitMs);
+
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
@@ -85,6 +91,11 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();
+    const hardStop = setTimeout(() => {
+      logger.error({ graceMs: CLOSE_GRACE_MS }, 'shutdown did not finish after the connections were closed; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + CLOSE_GRACE_MS);
+    hardStop.unref();
     server.close(async () => {
       await services.close();
       logger.info('shutdown complete');

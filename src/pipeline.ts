@@ -1,7 +1,6 @@
 import type { DateConfig, DateOrderSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
-import { crossCheckerFor } from './engines/cross-check.js';
 import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
 import type { Engine, Extraction, ExtractionInput, ExtractionOptions } from './extract/engine.js';
 import { finalize } from './extract/finalize.js';
@@ -27,6 +26,7 @@ export interface PipelineDeps {
   pdf: PdfProcessor;
   ocr: OcrEngine;
   engine: Engine;
+  crossCheck?: Engine;
   limits: Limits;
   ocrConcurrency: number;
   /** DATE_ORDER and its fallback. */
@@ -57,6 +57,8 @@ export interface PreparedRequest {
 /** What the second half needs: the engine, the date settings, and page rendering for engines that look at pages. */
 export interface AnswerDeps {
   engine: Engine;
+  /** Reads the engine's answer again for evidence (engines/cross-check.ts); absent: evidence without a second reading. */
+  crossCheck?: Engine;
   dates: DateConfig;
   pdf: PageRenderer;
   limits: Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
@@ -77,7 +79,8 @@ export interface Answer {
   /** Where each value of the result was read (JSON Pointer -> Document words). */
   provenance: Provenance;
   engine: string;
-  layout: LayoutText;
+  /** The layout text the engines read, rendered when first asked for (see answerFromDocument). */
+  layout(): LayoutText;
   /** The options the engine was given (the date order settled). */
   options: ExtractionOptions;
   /** Per-value evidence, when the request asked for it. */
@@ -109,15 +112,22 @@ export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
 export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
   const { compiled, files } = prepared;
-  const layout = renderLayoutText(document);
+  // Rendered only when read: the rules engine never reads it, and on the event loop a page of
+  // 200,000 lines took 0.4 s to render.
+  let rendered: LayoutText | undefined;
+  const layout = (): LayoutText => (rendered ??= renderLayoutText(document));
+  // turns for other requests around reading the dates of a long document (tens of milliseconds)
+  await new Promise((resolve) => setImmediate(resolve));
   const options = settleOptions(prepared.options, deps.dates, document);
+  await new Promise((resolve) => setImmediate(resolve));
   signal.throwIfAborted();
   const extractStarted = performance.now();
+  // (objects with a getter, never spread: a spread would render it)
   const pageImages = pageImageSource(files, deps.pdf, deps.limits, signal);
-  const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
+  const extraction = await deps.engine.extract({ compiled, document, options, signal, pageImages, get layout() { return layout(); } });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
-  const evidence = prepared.options.evidence ? await explain(final, deps.engine, { compiled, document, layout, options, signal }) : undefined;
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
@@ -136,9 +146,8 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
  * agree the value is far more likely right, and where they differ a
  * reviewer should look.
  */
-async function explain(final: ReturnType<typeof finalize>, engine: Engine, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
   let crossCheck: Extraction | undefined;
-  const checker = crossCheckerFor(engine);
   if (checker) {
     try {
       crossCheck = finalize(await checker.extract(input), input.compiled, input.options);

@@ -35,6 +35,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     pdf,
     ocr,
     engine,
+    ...(choice.crossCheck ? { crossCheck: choice.crossCheck } : {}),
     limits: config.limits,
     dates: config.dates,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
@@ -42,7 +43,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     engineReason: choice.reason,
     ocrReason,
     close: async () => {
-      await Promise.allSettled([engine.close(), ocr.close(), pdf.close()]);
+      await Promise.allSettled([engine.close(), choice.crossCheck?.close(), ocr.close(), pdf.close()]);
     },
   };
 }

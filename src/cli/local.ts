@@ -29,7 +29,7 @@ export async function startLocalExtractor(config: Config): Promise<Extractor> {
       const either = AbortSignal.any([signal, deadline.signal]);
       try {
         const outcome = await untilAborted(runExtraction(services, request, either), either);
-        return { result: responseBody(outcome, request.options), engine: outcome.engine, pages: countPages(outcome.document), layout: outcome.layout.text };
+        return { result: responseBody(outcome, request.options), engine: outcome.engine, pages: countPages(outcome.document), layout: outcome.layout().text };
       } finally {
         clearTimeout(timer);
       }

@@ -1,19 +1,23 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { Engine } from '../extract/engine.js';
 import type { Logger } from '../logger.js';
+import { crossCheckerFor } from './cross-check.js';
 import { findGguf } from './llm/backends/find-gguf.js';
 import { LlamaCppBackend } from './llm/backends/llamacpp.js';
 import { LlmEngine } from './llm/llm-engine.js';
 import { OllamaBackend } from './llm/backends/ollama.js';
 import { OpenAiBackend } from './llm/backends/openai.js';
-import { RulesEngine } from './rules/index.js';
+import { ThreadedRulesEngine } from './rules/threaded.js';
 
-export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp'>;
+export type EngineConfig = Pick<Config, 'extractor' | 'llm' | 'ollama' | 'openai' | 'llamacpp' | 'concurrency'>;
 
 export interface EngineChoice {
   engine: Engine;
   /** Why this engine, for the start-up log. */
   reason: string;
+  /** Reads the engine's answers again for evidence (cross-check.ts); absent for the rules engine itself. */
+  crossCheck?: Engine;
 }
 
 export interface EngineFactoryOptions {
@@ -30,10 +34,16 @@ export interface EngineFactoryOptions {
  * which may come up later: requests get 503 until it does).
  */
 export async function createEngine(config: EngineConfig, logger: Logger, options: EngineFactoryOptions = {}): Promise<EngineChoice> {
+  const choice = await chooseEngine(config, logger, options);
+  const crossCheck = crossCheckerFor(choice.engine, rulesThreads(config));
+  return crossCheck ? { ...choice, crossCheck } : choice;
+}
+
+async function chooseEngine(config: EngineConfig, logger: Logger, options: EngineFactoryOptions): Promise<EngineChoice> {
   const llm = (backend: ConstructorParameters<typeof LlmEngine>[0]) => new LlmEngine(backend, config.llm, logger);
   switch (config.extractor) {
     case 'rules':
-      return { engine: new RulesEngine(), reason: 'EXTRACTOR=rules' };
+      return { engine: rulesEngine(config), reason: 'EXTRACTOR=rules' };
     case 'ollama': {
       const backend = new OllamaBackend(config.ollama, config.llm, options.fetch);
       const probe = await backend.probe();
@@ -82,7 +92,16 @@ async function chooseAutomatically(
     skipped.push(`llama.cpp: no LLAMA_MODEL_PATH and no .gguf in ${config.llamacpp.modelsDir}/`);
   }
   logger.debug({ skipped }, 'no language model found');
-  return { engine: new RulesEngine(), reason: `auto: no language model (${skipped.join('; ')})` };
+  return { engine: rulesEngine(config), reason: `auto: no language model (${skipped.join('; ')})` };
+}
+
+/** One thread per request that can run at once, at most one per core: the engine is pure CPU. */
+function rulesEngine(config: EngineConfig): ThreadedRulesEngine {
+  return new ThreadedRulesEngine(rulesThreads(config));
+}
+
+function rulesThreads(config: EngineConfig): number {
+  return Math.max(1, Math.min(availableParallelism(), config.concurrency.maxActiveRequests));
 }
 
 function openAiBackend(config: EngineConfig, options: EngineFactoryOptions): OpenAiBackend {

@@ -1,13 +1,12 @@
 import type { Engine } from '../extract/engine.js';
-import { RulesEngine } from './rules/index.js';
-
-const rules = new RulesEngine();
+import { ThreadedRulesEngine } from './rules/threaded.js';
 
 /**
  * The independent second reader of an answer, for its evidence: the rules
- * engine reads what a language model answered (in milliseconds, without a
- * model call); an answer of the rules engine itself has none.
+ * engine reads what a language model answered (without a model call), on
+ * threads of its own so that a long document does not block the event loop;
+ * an answer of the rules engine itself has none.
  */
-export function crossCheckerFor(engine: Engine): Engine | undefined {
-  return engine.name === rules.name ? undefined : rules;
+export function crossCheckerFor(engine: Engine, threads: number): Engine | undefined {
+  return engine.name === 'rules' ? undefined : new ThreadedRulesEngine(threads, { onDemand: true });
 }

@@ -16,6 +16,7 @@ import { wordAt, type Document } from '../ingest/document.js';
 import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';
 import type { DocumentIndex } from './document-index.js';
+import { minOf } from '../util/extremes.js';
 
 /**
  * The shape of a value, which decides how it goes wrong: dates and amounts
@@ -140,7 +141,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     located: words.length > 0,
     exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
-    ocrMin: words.length > 0 ? Math.min(...words.map((word) => word.confidence)) : 0,
+    ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
     lines,
     score: source?.score,
     rivals: source?.competition?.rivals,

@@ -6,6 +6,7 @@
  */
 import { wordAt, type BBox, type Document, type Page, type Word, type WordRef, type WordSource } from '../ingest/document.js';
 import { transformBox } from '../ingest/page-frame.js';
+import { maxOf, minOf } from '../util/extremes.js';
 
 /** [x0, y0, x1, y1] as fractions of the page's width and height, origin top-left. */
 export type PageBox = [number, number, number, number];
@@ -55,7 +56,7 @@ export function locate(refs: readonly WordRef[], document: Document): Location |
     ...(lineBoxes.length > 1 ? { boxes: lineBoxes } : {}),
     text: textOf(resolved),
     source: first.word.source,
-    ...(ocrWords.length > 0 ? { ocrConfidence: round(Math.min(...ocrWords.map((r) => r.word.confidence)), 3) } : {}),
+    ...(ocrWords.length > 0 ? { ocrConfidence: round(minOf(ocrWords, (r) => r.word.confidence), 3) } : {}),
   };
 }
 
@@ -82,10 +83,10 @@ function sameLine(a: WordRef, b: WordRef): boolean {
 
 function union(boxes: readonly BBox[]): BBox {
   return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
+    x0: minOf(boxes, (b) => b.x0),
+    y0: minOf(boxes, (b) => b.y0),
+    x1: maxOf(boxes, (b) => b.x1),
+    y1: maxOf(boxes, (b) => b.y1),
   };
 }
 
@@ -100,7 +101,7 @@ export function pageBox(box: BBox, page: Page): PageBox {
 }
 
 function unionOfPageBoxes(boxes: readonly PageBox[]): PageBox {
-  return [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  return [minOf(boxes, (b) => b[0]), minOf(boxes, (b) => b[1]), maxOf(boxes, (b) => b[2]), maxOf(boxes, (b) => b[3])];
 }
 
 function round(value: number, digits: number): number {

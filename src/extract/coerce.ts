@@ -15,6 +15,9 @@ export function isNullWord(text: string): boolean {
   return normalised === '' || NULL_WORDS.has(normalised);
 }
 
+/** Up to 40 characters of words on each side (looksLikeNumberContext) and the digits. */
+const MAX_NUMBER_TEXT = 128;
+
 const NUMBER_IN_TEXT = /^([^\d]*?)([-+\u2212]?)\s*(\d(?:[\d.,'\u2019 \u00a0\u202f]*\d)?)\s*(-?)([^\d]*)$/;
 const SCIENTIFIC = /^[-+]?(\d+\.?\d*|\.\d+)e[-+]?\d+$/i;
 const SPACE_GROUPED = /^\d{1,3}(?:['\u2019 \u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
@@ -26,7 +29,8 @@ const SPACE_GROUPED = /^\d{1,3}(?:['\u2019 \u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
  */
 export function parseNumber(text: string): number | null {
   let source = text.trim();
-  if (source === '') return null;
+  // a printed number with its currency and words is short; a longer text is none, and would cost the patterns below quadratic time
+  if (source === '' || source.length > MAX_NUMBER_TEXT) return null;
   if (SCIENTIFIC.test(source)) return finiteOrNull(Number(source));
   let negative = false;
   const parenthesised = /^\((.*)\)$/.exec(source);

@@ -5,7 +5,7 @@
  * item dropped, a key renamed), so the pointers are carried along with them
  * here, and what finally has no value left has no provenance either.
  */
-import { sameWord, type WordRef } from '../ingest/document.js';
+import type { WordRef } from '../ingest/document.js';
 import { splitPointer, valueAtPointer } from '../util/json-pointer.js';
 
 /** Where one value was read. */
@@ -46,11 +46,12 @@ export type Provenance = Map<string, ValueSource>;
  */
 export class PointerMoves {
   private readonly exact = new Map<string, string>();
-  private readonly subtrees: Array<{ from: string; to: string }> = [];
+  /** from -> to; a pointer finds its subtree by its ancestors (a list of many loose objects records one per item). */
+  private readonly subtrees = new Map<string, string>();
 
   readonly move = (to: string, from: string, subtree = false): void => {
-    if (subtree) this.subtrees.push({ from, to });
-    else this.exact.set(from, to);
+    if (!subtree) this.exact.set(from, to);
+    else if (!this.subtrees.has(from)) this.subtrees.set(from, to);
   };
 
   /**
@@ -59,50 +60,67 @@ export class PointerMoves {
    * text) keep the words of each.
    */
   apply(provenance: Provenance): Provenance {
-    const moved: Provenance = new Map();
+    const arriving = new Map<string, ValueSource[]>();
     for (const [pointer, source] of provenance) {
       const to = this.destination(pointer);
       if (to === undefined) continue;
-      const earlier = moved.get(to);
-      moved.set(to, earlier ? combineSources(earlier, source) : source);
+      const sources = arriving.get(to);
+      if (sources) sources.push(source);
+      else arriving.set(to, [source]);
     }
+    const moved: Provenance = new Map();
+    for (const [to, sources] of arriving) moved.set(to, sources.length === 1 ? sources[0]! : combineSources(sources));
     return moved;
   }
 
+  /** Where the value at `pointer` went: its own move, else its nearest ancestor's subtree move. */
   private destination(pointer: string): string | undefined {
     const exact = this.exact.get(pointer);
     if (exact !== undefined) return exact;
-    let best: { from: string; to: string } | undefined;
-    for (const subtree of this.subtrees) {
-      const inside = pointer === subtree.from || pointer.startsWith(`${subtree.from}/`);
-      if (inside && (!best || subtree.from.length > best.from.length)) best = subtree;
+    for (let ancestor = pointer; ; ancestor = ancestor.slice(0, Math.max(0, ancestor.lastIndexOf('/')))) {
+      const to = this.subtrees.get(ancestor);
+      if (to !== undefined) return to + pointer.slice(ancestor.length);
+      if (ancestor === '') return undefined;
     }
-    return best ? best.to + pointer.slice(best.from.length) : undefined;
   }
 }
 
-/** One value read from two places: the words of both, and the weaker score; no single choice among candidates is left to describe. */
-export function combineSources(a: ValueSource, b: ValueSource): ValueSource {
-  const words = [...a.words];
-  for (const ref of b.words) if (!words.some((known) => sameWord(known, ref))) words.push(ref);
-  const score = a.score === undefined ? b.score : b.score === undefined ? a.score : Math.min(a.score, b.score);
+/** One value read from several places: the words of each (once), and the weakest score; no single choice among candidates is left to describe. */
+export function combineSources(sources: readonly ValueSource[]): ValueSource {
+  const seen = new Set<string>();
+  const words: WordRef[] = [];
+  let score: number | undefined;
+  for (const source of sources) {
+    for (const ref of source.words) {
+      const key = `${ref.file}/${ref.page}/${ref.line}/${ref.word}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      words.push(ref);
+    }
+    if (source.score !== undefined) score = score === undefined ? source.score : Math.min(score, source.score);
+  }
   return score === undefined ? { words } : { words, score };
 }
 
 /**
  * The competition a chosen value won: candidates with another value are its
  * rivals, and the margin is how far its strength exceeds the best of them.
- * `sameValue` says when two candidates name the same value ("9.00" under
- * "Total" and again under "Amount due").
+ * `valueKey` names a candidate's value, equal for the same value ("9.00"
+ * under "Total" and again under "Amount due"); keys, not pairwise
+ * comparison, because a long document has tens of thousands of candidates.
  */
-export function competitionAmong<T>(chosen: T, candidates: readonly T[], strength: (candidate: T) => number, sameValue: (a: T, b: T) => boolean): Competition {
-  const rivals: T[] = [];
+export function competitionAmong<T>(chosen: T, candidates: readonly T[], strength: (candidate: T) => number, valueKey: (candidate: T) => string): Competition {
+  const chosenKey = valueKey(chosen);
+  const rivals = new Set<string>();
+  let best = -Infinity;
   for (const candidate of candidates) {
-    if (!sameValue(candidate, chosen) && !rivals.some((rival) => sameValue(rival, candidate))) rivals.push(candidate);
+    const key = valueKey(candidate);
+    if (key === chosenKey) continue;
+    rivals.add(key);
+    best = Math.max(best, strength(candidate));
   }
-  const best = Math.max(...candidates.filter((c) => !sameValue(c, chosen)).map(strength));
-  const margin = rivals.length === 0 ? 1 : Math.min(1, Math.max(0, strength(chosen) - best));
-  return { rivals: rivals.length, margin };
+  const margin = rivals.size === 0 ? 1 : Math.min(1, Math.max(0, strength(chosen) - best));
+  return { rivals: rivals.size, margin };
 }
 
 /** Item `index` of the list at `listPointer` was removed: its provenance goes, the items after it move up. */

@@ -33,6 +33,8 @@ export function viewSchema(node: unknown, root: JsonSchema): SchemaView {
   const descriptions: string[] = [];
   const alternatives: SchemaView[] = [];
   const typeSets: string[][] = [];
+  // a Set, not view.required.includes(): a caller's `required` may list 100,000 names
+  const required = new Set<string>();
 
   const absorb = (part: unknown, hops: number): void => {
     if (part === false) { typeSets.push(['never']); return; }
@@ -50,7 +52,12 @@ export function viewSchema(node: unknown, root: JsonSchema): SchemaView {
       }
     }
     if (Array.isArray(part['required'])) {
-      for (const name of part['required']) if (typeof name === 'string' && !view.required.includes(name)) view.required.push(name);
+      for (const name of part['required']) {
+        if (typeof name === 'string' && !required.has(name)) {
+          required.add(name);
+          view.required.push(name);
+        }
+      }
     }
     if (part['additionalProperties'] === false || part['unevaluatedProperties'] === false) view.closed = true;
     if (view.items === undefined) view.items = itemsOf(part);

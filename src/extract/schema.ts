@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../errors.js';
 import { compileWithDialect, dialectsFor, SchemaCompileError, type Dialect } from './ajv-dialects.js';
 import { makeNullable } from './nullable.js';
-import { checkNoRemoteRefs, checkPatterns, checkSchemaSize } from './schema-guards.js';
+import { checkNoRemoteRefs, checkPatterns, checkSchemaSize, MAX_SCHEMA_BYTES } from './schema-guards.js';
 import { viewSchema } from './schema-view.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -37,7 +37,11 @@ export function compileCallerSchema(schema: unknown, field = 'schema'): Compiled
   }
   const callerSchema = schema as JsonSchema;
   checkSchemaSize(callerSchema, field);
-  const key = createHash('sha256').update(JSON.stringify(callerSchema)).digest('hex');
+  const serialized = JSON.stringify(callerSchema);
+  if (serialized.length > MAX_SCHEMA_BYTES) {
+    throw badRequest(`${field} is too large (${serialized.length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
+  }
+  const key = createHash('sha256').update(serialized).digest('hex');
   const cached = compiledByHash.get(key);
   if (cached) {
     compiledByHash.delete(key);

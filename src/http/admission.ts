@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import { AppError } from '../errors.js';
 
 export interface AdmissionLimits {
@@ -36,6 +37,18 @@ export class Admission {
 
   snapshot(): { active: number; queued: number; maxActive: number; maxQueued: number } {
     return { active: this.active, queued: this.queue.length, maxActive: this.limits.maxActiveRequests, maxQueued: this.limits.maxQueuedRequests };
+  }
+
+  /**
+   * Refuses at once, before the body is read, when acquire() would: under
+   * overload, parsing megabytes of JSON only to answer 503 kept the event loop
+   * busy (the soak measured 700 such answers a second).
+   */
+  rejectWhenFull(): RequestHandler {
+    return (_req, _res, next) => {
+      const full = this.active >= this.limits.maxActiveRequests && this.queue.length >= this.limits.maxQueuedRequests;
+      next(full ? saturated('queue full') : undefined);
+    };
   }
 
   /** Resolves with a release function once the request may run. */

@@ -6,6 +6,8 @@ interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  /** Set by http-errors on 4xx errors whose message is meant for the client. */
+  expose?: boolean;
 }
 
 /** Maps body-parser's errors (which carry `type`) onto AppError. */
@@ -21,6 +23,10 @@ function fromBodyParser(error: BodyParserError & Error): AppError | undefined {
     case 'request.aborted':
       return new AppError('bad_request', 'request body was not received completely');
     default:
+      // e.g. a body that does not decompress as its Content-Encoding says ("incorrect header check"): the client's error, not a 500
+      if (error.expose && typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+        return new AppError('bad_request', `request body cannot be read: ${error.message}`);
+      }
       return undefined;
   }
 }

@@ -2,7 +2,7 @@ import type { Limits } from '../config.js';
 import { badRequest } from '../errors.js';
 import { mapConcurrent } from '../util/map-concurrent.js';
 import type { DecodedFile } from './decode.js';
-import type { Document, DocumentFile, Page, Word } from './document.js';
+import type { Document, DocumentFile, Line, Page, Word } from './document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
 import { repairConfusables } from './ocr/confusables.js';
@@ -14,7 +14,7 @@ import type { GreyRaster } from './raster.js';
 export interface IngestDeps {
   pdf: PdfProcessor;
   ocr: OcrEngine;
-  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
+  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxWordsPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
   /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
   ocrConcurrency: number;
 }
@@ -62,13 +62,14 @@ class PageBudget {
   }
 }
 
-async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, signal: AbortSignal, stats: IngestStats): Promise<PendingPage[]> {
+async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats): Promise<PendingPage[]> {
   const started = performance.now();
-  const inspection = await deps.pdf.inspect(file, Math.max(1, budget.remaining()), signal);
+  const inspection = await deps.pdf.inspect(file, Math.max(1, budget.remaining()), signal, words.remaining());
   stats.decodeMs += performance.now() - started;
   budget.take(inspection.pageCount, file);
+  for (const page of inspection.pages) words.take(page.lines, file);
   return inspection.pages.map((page): PendingPage => {
-    if (!page.needsOcr) return { kind: 'ready', page: pageFromWords(page.index, page.width, page.height, page.words, 'text-layer') };
+    if (!page.needsOcr) return { kind: 'ready', page: { index: page.index, width: page.width, height: page.height, source: page.lines.length > 0 ? 'text-layer' : 'empty', lines: page.lines } };
     return {
       kind: 'raster',
       index: page.index,
@@ -82,6 +83,23 @@ async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: Page
       },
     };
   });
+}
+
+/**
+ * Words of text across the request (MAX_WORDS). The Document and what is read
+ * from it live on the event loop's heap: a PDF page of 200,000 lines held the
+ * loop for a second (copies, garbage collection) even with the work on threads.
+ */
+class WordBudget {
+  private used = 0;
+  constructor(private readonly limit: number) {}
+  remaining(): number {
+    return Math.max(0, this.limit - this.used);
+  }
+  take(lines: readonly Line[], file: DecodedFile): void {
+    for (const line of lines) this.used += line.words.length;
+    if (this.used > this.limit) throw badRequest(`contents[${file.index}] brings the request to more than ${this.limit} words of text; the limit is ${this.limit} words per request (MAX_WORDS)`);
+  }
 }
 
 async function pendingImagePages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, stats: IngestStats): Promise<PendingPage[]> {
@@ -118,12 +136,13 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
 export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal: AbortSignal): Promise<IngestResult> {
   const stats: IngestStats = { textLayerPages: 0, ocrPages: 0, emptyPages: 0, decodeMs: 0, ocrMs: 0 };
   const budget = new PageBudget(deps.limits.maxPagesPerRequest);
+  const words = new WordBudget(deps.limits.maxWordsPerRequest);
   const pendingByFile: PendingPage[][] = [];
   for (const file of files) {
     signal.throwIfAborted();
     pendingByFile.push(
       file.mimeType === 'application/pdf'
-        ? await pendingPdfPages(file, deps, budget, signal, stats)
+        ? await pendingPdfPages(file, deps, budget, words, signal, stats)
         : await pendingImagePages(file, deps, budget, stats),
     );
   }
@@ -131,6 +150,9 @@ export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal
   const ocrJobs = pendingByFile.flat().filter((p): p is Extract<PendingPage, { kind: 'raster' }> => p.kind === 'raster');
   const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, (job) => ocrPage(job, deps, signal, stats));
   const ocrPageByJob = new Map(ocrJobs.map((job, i) => [job, ocrResults[i] as Page]));
+  files.forEach((file, fileIndex) => {
+    for (const pending of pendingByFile[fileIndex] ?? []) if (pending.kind === 'raster') words.take(ocrPageByJob.get(pending)!.lines, file);
+  });
 
   const documentFiles: DocumentFile[] = files.map((file, fileIndex) => {
     const pages = (pendingByFile[fileIndex] ?? []).map((pending) =>

@@ -1,5 +1,6 @@
 import { median } from '../util/median.js';
 import { sameWord, type Document, type Line, type Page, type WordRef } from './document.js';
+import { minOf } from '../util/extremes.js';
 
 /**
  * Renders the Document as plain text for the engines, the way `pdftotext
@@ -98,7 +99,7 @@ function renderLine(line: Line, at: Omit<WordRef, 'word'>, originX: number, char
 function writePage(out: LayoutWriter, page: Page, fileIndex: number): void {
   if (page.lines.length === 0) return;
   const charWidth = estimateCharWidth(page);
-  const originX = Math.min(...page.lines.map((line) => line.bbox.x0));
+  const originX = minOf(page.lines, (line) => line.bbox.x0);
   let previous: Line | undefined;
   page.lines.forEach((line, index) => {
     if (previous) {

@@ -1,4 +1,6 @@
-import { median } from '../util/median.js';
+import { maxOf, minOf } from '../util/extremes.js';
+import { median, RunningMedian } from '../util/median.js';
+import { firstIndexWhere } from '../util/sorted-search.js';
 import type { BBox, Line, Word } from './document.js';
 
 /**
@@ -10,10 +12,83 @@ import type { BBox, Line, Word } from './document.js';
  */
 const MIN_VERTICAL_OVERLAP = 0.5;
 
-interface OpenLine {
-  words: Word[];
+/** Up to this many words a line is searched and its median sorted directly; longer ones get the indexes below. */
+const SHORT_LINE = 32;
+
+/** A line being built: its words, and the band of the median word (which follows it as words join). */
+class OpenLine {
+  readonly words: Word[] = [];
   top: number;
   bottom: number;
+  /** Built when the line outgrows SHORT_LINE: most lines never need them. */
+  private long: { tops: RunningMedian; bottoms: RunningMedian; horizontal: HorizontalIndex } | undefined;
+
+  constructor(first: Word) {
+    this.top = first.bbox.y0;
+    this.bottom = first.bbox.y1;
+    this.words.push(first);
+  }
+
+  add(word: Word): void {
+    this.words.push(word);
+    if (this.long) this.index(word);
+    else if (this.words.length > SHORT_LINE) {
+      this.long = { tops: new RunningMedian(), bottoms: new RunningMedian(), horizontal: new HorizontalIndex() };
+      for (const known of this.words) this.index(known);
+    }
+    // The band follows the median word so one tall glyph does not swallow the next line.
+    this.top = (this.long ? this.long.tops.value : median(this.words.map((w) => w.bbox.y0))) ?? 0;
+    this.bottom = (this.long ? this.long.bottoms.value : median(this.words.map((w) => w.bbox.y1))) ?? 0;
+  }
+
+  collidesHorizontally(box: BBox): boolean {
+    return this.long ? this.long.horizontal.collides(box) : this.words.some((word) => collide(word.bbox, box));
+  }
+
+  private index(word: Word): void {
+    this.long!.tops.add(word.bbox.y0);
+    this.long!.bottoms.add(word.bbox.y1);
+    this.long!.horizontal.add(word.bbox);
+  }
+}
+
+/** Two boxes collide when they overlap by more than half the narrower one's width. */
+function collide(a: BBox, b: BBox): boolean {
+  const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  return overlap > 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0);
+}
+
+/**
+ * A line's word boxes, to ask whether a new box collides with any of them
+ * without comparing it with all (a line of 20,000 words took half a minute
+ * that way, on the event loop). Boxes are kept sorted by x0 in classes of
+ * width (powers of two): a box of a class can only overlap the new one if it
+ * starts less than its class's width before it, and boxes of one width that
+ * do not collide with each other lie apart, so each class has only a few to
+ * look at. A box without width collides with nothing.
+ */
+class HorizontalIndex {
+  private readonly byWidthClass = new Map<number, BBox[]>();
+
+  add(box: BBox): void {
+    const width = box.x1 - box.x0;
+    if (!(width > 0)) return;
+    const widthClass = Math.floor(Math.log2(width));
+    let boxes = this.byWidthClass.get(widthClass);
+    if (!boxes) this.byWidthClass.set(widthClass, (boxes = []));
+    boxes.splice(firstIndexWhere(boxes, (known) => known.x0 > box.x0), 0, box);
+  }
+
+  collides(box: BBox): boolean {
+    if (!(box.x1 - box.x0 > 0)) return false;
+    for (const [widthClass, boxes] of this.byWidthClass) {
+      const reach = 2 ** (widthClass + 1);
+      for (let i = firstIndexWhere(boxes, (known) => known.x0 > box.x0 - reach); i < boxes.length && boxes[i]!.x0 < box.x1; i++) {
+        if (collide(boxes[i]!, box)) return true;
+      }
+    }
+    return false;
+  }
 }
 
 function height(box: BBox): number {
@@ -25,19 +100,12 @@ function verticalOverlapRatio(box: BBox, top: number, bottom: number): number {
   return overlap / Math.min(height(box), Math.max(1, bottom - top));
 }
 
-function collidesHorizontally(line: OpenLine, box: BBox): boolean {
-  return line.words.some((word) => {
-    const overlap = Math.min(word.bbox.x1, box.x1) - Math.max(word.bbox.x0, box.x0);
-    return overlap > 0.5 * Math.min(word.bbox.x1 - word.bbox.x0, box.x1 - box.x0);
-  });
-}
-
 export function unionBox(boxes: BBox[]): BBox {
   return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
+    x0: minOf(boxes, (b) => b.x0),
+    y0: minOf(boxes, (b) => b.y0),
+    x1: maxOf(boxes, (b) => b.x1),
+    y1: maxOf(boxes, (b) => b.y1),
   };
 }
 
@@ -51,18 +119,15 @@ export function groupWordsIntoLines(words: Word[]): Line[] {
     for (let i = open.length - 1; i >= 0 && i >= open.length - 8; i--) {
       const line = open[i] as OpenLine;
       const overlap = verticalOverlapRatio(word.bbox, line.top, line.bottom);
-      if (overlap >= bestOverlap && !collidesHorizontally(line, word.bbox)) {
+      if (overlap >= bestOverlap && !line.collidesHorizontally(word.bbox)) {
         best = line;
         bestOverlap = overlap;
       }
     }
     if (best) {
-      best.words.push(word);
-      // The band follows the median word so one tall glyph does not swallow the next line.
-      best.top = median(best.words.map((w) => w.bbox.y0)) ?? 0;
-      best.bottom = median(best.words.map((w) => w.bbox.y1)) ?? 0;
+      best.add(word);
     } else {
-      open.push({ words: [word], top: word.bbox.y0, bottom: word.bbox.y1 });
+      open.push(new OpenLine(word));
     }
   }
   return open

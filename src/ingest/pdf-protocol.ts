@@ -2,7 +2,7 @@
  * What pdf.ts and its worker thread (pdf-worker.ts) send each other. Kept
  * apart from both so that neither imports the other.
  */
-import type { Word } from './document.js';
+import type { Line, Word } from './document.js';
 
 export interface PdfTextPage {
   /** 0-based page index. */
@@ -10,32 +10,37 @@ export interface PdfTextPage {
   /** Page size in PDF points as displayed (crop box, rotation applied). */
   width: number;
   height: number;
-  /** Text-layer words: confidence 1, bbox in points, origin top-left, y down. */
+  /** Text-layer words grouped into lines (in the worker: a page can hold hundreds of thousands); bbox in points, origin top-left, y down. */
+  lines: Line[];
+  /** The same words, line after line: confidence 1. */
   words: Word[];
   /** True when the text layer is missing or unusable and the page must be rendered and OCRed. */
   needsOcr: boolean;
 }
 
 export type PdfTask =
-  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number }
+  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number; maxWords: number }
   | { kind: 'render'; bytes: Uint8Array; pageIndex: number; dpi: number; maxPixels: number };
 
 export type PdfFailure =
   | { kind: 'encrypted' }
   | { kind: 'unreadable'; reason: string }
   | { kind: 'too_many_pages'; pageCount: number; maxPages: number }
+  | { kind: 'too_many_words'; pageIndex: number; maxWords: number }
   | { kind: 'no_such_page'; pageIndex: number; pageCount: number };
 
 export type PdfOutcome<T> = { ok: true; value: T } | { ok: false; failure: PdfFailure };
 
 /**
  * A page's words as one space-separated string plus a flat [x0, y0, x1, y1, ...]
- * array: tens of thousands of small objects take the main thread ~70 ms to
- * deserialise, this takes a few.
+ * array, line after line, and how many words each line has: tens of
+ * thousands of small objects take the main thread ~70 ms to deserialise,
+ * this takes a few.
  */
-export interface PackedTextPage extends Omit<PdfTextPage, 'words'> {
+export interface PackedTextPage extends Omit<PdfTextPage, 'words' | 'lines'> {
   texts: string;
   boxes: Float64Array;
+  lineLengths: Uint32Array;
 }
 
 export interface PackedInspection {

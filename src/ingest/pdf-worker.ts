@@ -11,6 +11,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
+import { groupWordsIntoLines } from './lines.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from './raster.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
@@ -60,28 +61,38 @@ async function withPage<T>(doc: PDFDocumentProxy, pageIndex: number, use: (page:
   }
 }
 
-async function readTextPage(doc: PDFDocumentProxy, pageIndex: number): Promise<PdfTextPage> {
+async function readTextPage(doc: PDFDocumentProxy, pageIndex: number): Promise<Omit<PdfTextPage, 'words'>> {
   return withPage(doc, pageIndex, async (page) => {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const items = content.items.filter((item): item is TextItem => isTextItem(item));
     const words = [...wordsFromItems(items, content.styles, viewport, runOffsets), ...(await readFieldWords(page, viewport))];
-    return { index: pageIndex, width: round2(viewport.width), height: round2(viewport.height), words, needsOcr: needsOcr(words) };
+    const ocr = needsOcr(words);
+    // grouped here, not on the event loop; a page OCR reads again sends none
+    const lines = ocr ? [] : groupWordsIntoLines(words);
+    return { index: pageIndex, width: round2(viewport.width), height: round2(viewport.height), lines, needsOcr: ocr };
   });
 }
 
-function packPage({ words, ...page }: PdfTextPage): PackedTextPage {
+function packPage({ lines, ...page }: Omit<PdfTextPage, 'words'>): PackedTextPage {
+  const words = lines.flatMap((line) => line.words);
   const boxes = new Float64Array(words.length * 4);
   words.forEach(({ bbox }, i) => boxes.set([bbox.x0, bbox.y0, bbox.x1, bbox.y1], i * 4));
-  return { ...page, texts: words.map((word) => word.text).join(' '), boxes };
+  return { ...page, texts: words.map((word) => word.text).join(' '), boxes, lineLengths: Uint32Array.from(lines, (line) => line.words.length) };
 }
 
-async function inspect(doc: PDFDocumentProxy, maxPages: number): Promise<PdfOutcome<PackedInspection>> {
+async function inspect(doc: PDFDocumentProxy, maxPages: number, maxWords: number): Promise<PdfOutcome<PackedInspection>> {
   const pageCount = doc.numPages;
   if (pageCount === 0) return { ok: false, failure: { kind: 'unreadable', reason: 'it has no pages' } };
   if (pageCount > maxPages) return { ok: false, failure: { kind: 'too_many_pages', pageCount, maxPages } };
   const pages: PackedTextPage[] = [];
-  for (let index = 0; index < pageCount; index++) pages.push(packPage(await readTextPage(doc, index)));
+  let words = 0;
+  for (let index = 0; index < pageCount; index++) {
+    const page = await readTextPage(doc, index);
+    for (const line of page.lines) words += line.words.length;
+    if (words > maxWords) return { ok: false, failure: { kind: 'too_many_words', pageIndex: index, maxWords } };
+    pages.push(packPage(page));
+  }
   return { ok: true, value: { pageCount, pages } };
 }
 
@@ -182,7 +193,7 @@ function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T 
 
 async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster>> {
   if (task.kind === 'inspect') {
-    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages));
+    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords));
     return transferred(outcome, outcome.ok ? outcome.value.pages.map((page) => page.boxes.buffer) : []);
   }
   const outcome = await withDocument(task.bytes, (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
-import type { Word } from './document.js';
+import type { Line, Word } from './document.js';
+import { unionBox } from './lines.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import type { GreyRaster } from './raster.js';
 
@@ -43,19 +44,30 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
       return badRequest(
         `${dataField(file)}: PDF has ${failure.pageCount} pages, more than the ${failure.maxPages} left of the per-request page limit (MAX_PAGES)`,
       );
+    case 'too_many_words':
+      return badRequest(
+        `${dataField(file)}: PDF has more words of text by page ${failure.pageIndex + 1} than the ${failure.maxWords} left of the per-request word limit (MAX_WORDS)`,
+      );
     case 'no_such_page':
       return new AppError('internal', `${dataField(file)}: page index ${failure.pageIndex} is outside the PDF's ${failure.pageCount} pages`);
   }
 }
 
-function unpackPage({ texts, boxes, ...page }: PackedTextPage): PdfTextPage {
+function unpackPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): PdfTextPage {
   const words: Word[] = texts === '' ? [] : texts.split(' ').map((text, i) => ({
     text,
     bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! },
     confidence: 1,
     source: 'text-layer',
   }));
-  return { ...page, words };
+  const lines: Line[] = [];
+  let first = 0;
+  for (const length of lineLengths) {
+    const lineWords = words.slice(first, first + length);
+    lines.push({ text: lineWords.map((word) => word.text).join(' '), bbox: unionBox(lineWords.map((word) => word.bbox)), words: lineWords });
+    first += length;
+  }
+  return { ...page, lines, words };
 }
 
 /**
@@ -82,10 +94,19 @@ export class PdfProcessor {
     this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
   }
 
-  /** Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before reading any page. */
-  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal): Promise<PdfInspection> {
-    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages }, signal);
-    return { pageCount: packed.pageCount, pages: packed.pages.map(unpackPage) };
+  /**
+   * Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before
+   * reading any page, and over maxWords words of text as soon as they pass it.
+   */
+  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal, maxWords = Infinity): Promise<PdfInspection> {
+    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages, maxWords }, signal);
+    const pages: PdfTextPage[] = [];
+    for (const page of packed.pages) {
+      // a turn for other requests between pages: unpacking a dense page takes the event loop tens of milliseconds
+      await new Promise((resolve) => setImmediate(resolve));
+      pages.push(unpackPage(page));
+    }
+    return { pageCount: packed.pageCount, pages };
   }
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */

@@ -8,6 +8,7 @@ import { ConfigError } from '../../src/config.js';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { ExplainedEngine } from '../../src/engines/explained-engine.js';
 import { RulesEngine } from '../../src/engines/rules/index.js';
+import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import { extractInWindows } from '../../src/engines/llm/windowed.js';
 import { splitIntoWindows } from '../../src/engines/llm/windows.js';
 import { wordAt } from '../../src/ingest/document.js';
@@ -93,9 +94,20 @@ describe('engine choice (EXTRACTOR)', function () {
   });
 
   it('EXTRACTOR=ollama starts even when Ollama is down (requests get 503 until it is up)', async () => {
-    const { engine } = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
+    const { engine, crossCheck } = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
     expect(engine.name).to.equal('ollama:qwen2.5:7b-instruct');
     expect((await engine.status()).ready).to.equal(false);
+    await crossCheck?.close();
+  });
+
+  it('a language model\'s answers get the rules engine on its threads as second reader for evidence; the rules engine\'s own do not', async () => {
+    const model = await createEngine(testConfig({ EXTRACTOR: 'ollama', OLLAMA_HOST: await closedPort() }), silentLogger());
+    expect(model.crossCheck).to.be.instanceOf(ThreadedRulesEngine);
+    await model.crossCheck?.close();
+    const rules = await createEngine(testConfig({ EXTRACTOR: 'rules' }), silentLogger());
+    expect(rules.engine).to.be.instanceOf(ThreadedRulesEngine);
+    expect(rules.crossCheck).to.equal(undefined);
+    await rules.engine.close();
   });
 });
 

@@ -4,8 +4,9 @@
  * printed with, at the place the fixture printed it.
  */
 import { expect } from 'chai';
-import type { ChatBackend } from '../../src/engines/llm/backends/chat-backend.js';
+import { crossCheckerFor } from '../../src/engines/cross-check.js';
 import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
+import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import type { ValueSource } from '../../src/extract/provenance.js';
 import { wordAt, type Document } from '../../src/ingest/document.js';
 import { silentLogger } from '../../src/logger.js';
@@ -121,16 +122,41 @@ describe('provenance: the words each value was read from', function () {
   });
 
   describe('language-model engine: the grounding check', () => {
+    const scripted = (answer: unknown): LlmEngine =>
+      new LlmEngine(
+        {
+          name: 'scripted',
+          acceptsImages: false,
+          chat: async () => ({ content: JSON.stringify(answer), truncated: false }),
+          status: async () => ({ ready: true }),
+          close: async () => undefined,
+        },
+        testConfig().llm,
+        silentLogger(),
+      );
+
+    it('has the model\'s answer read again by the rules engine on its threads for evidence: values both read agree', async () => {
+      const engine = scripted({ invoice_number: 'INV-2024-0042', total: INVOICE_EXPECTED.subtotal });
+      const crossCheck = crossCheckerFor(engine, 1)!;
+      try {
+        expect(crossCheck).to.be.instanceOf(ThreadedRulesEngine);
+        const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number', description: 'Total amount due' } } };
+        const prepared = prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')], options: { evidence: true } }, services.limits);
+        const { document } = await readDocument(services, prepared, signal());
+        const agreement = async (deps: PipelineDeps) => {
+          const { evidence } = await answerFromDocument(deps, prepared, document, signal());
+          return { number: evidence?.features.get('/invoice_number')?.agreement, total: evidence?.features.get('/total')?.agreement };
+        };
+        expect(await agreement({ ...services, engine, crossCheck })).to.deep.equal({ number: 'agrees', total: 'differs' });
+        expect(await agreement({ ...services, engine })).to.deep.equal({ number: 'none', total: 'none' });
+      } finally {
+        await crossCheck.close();
+      }
+    });
+
     it('points the values a model wrote at the words it found them in, a re-printed date at the date, and gives an invented value none', async () => {
       const answer = { invoice_number: 'INV-2024-0042', invoice_date: '2024-03-14', total: 76.2, line_items: [{ description: 'Box of nails', amount: 22.5 }], vendor: 'Globex' };
-      const backend: ChatBackend = {
-        name: 'scripted',
-        acceptsImages: false,
-        chat: async () => ({ content: JSON.stringify(answer), truncated: false }),
-        status: async () => ({ ready: true }),
-        close: async () => undefined,
-      };
-      const engine = new LlmEngine(backend, testConfig().llm, silentLogger());
+      const engine = scripted(answer);
       const schema = { type: 'object', properties: { ...invoiceSchema.properties, vendor: { type: 'string' } } };
       const prepared = prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] }, services.limits);
       const { document } = await readDocument(services, prepared, signal());

@@ -230,6 +230,14 @@ describe('language-model engines over HTTP', function () {
       expect(ollama.calls).to.have.length(2);
     });
 
+    it('an answer that is not JSON: the 500 quotes none of it (the answer holds document text)', async () => {
+      const { server } = await scripted(() => ({ content: 'ACME Supplies Ltd owes 99.50 for INV-2024-001' }), { LLM_MAX_RETRIES: '0' });
+      const response = await postDocument(server);
+      expect(response.status).to.equal(500);
+      expect(JSON.stringify(response.body)).not.to.match(/ACME|INV-2024|99\.50/);
+      expect(response.body.details).to.deep.equal(['the answer is not valid JSON']);
+    });
+
     it('overflowing numbers (1e400) become null after a retry, never Infinity', async () => {
       const { ollama, server } = await scripted(() => ({ content: '{"invoice_number":"INV-2024-001","total":1e400,"items":[]}' }), { LLM_MAX_RETRIES: '1' });
       const response = await postDocument(server);

@@ -230,11 +230,11 @@ describe('per-value evidence (options.evidence)', function () {
 
   describe('language-model engines', () => {
     async function serve(overrides: Record<string, string>): Promise<RunningServer> {
-      const { engine }: { engine: Engine } = await createEngine(testConfig(overrides), silentLogger());
-      const modelServer = await startTestServer({ ...services, engine });
+      const { engine, crossCheck }: { engine: Engine; crossCheck?: Engine } = await createEngine(testConfig(overrides), silentLogger());
+      const modelServer = await startTestServer({ ...services, engine, ...(crossCheck ? { crossCheck } : {}) });
       cleanups.push(async () => {
         await modelServer.close();
-        await engine.close();
+        await Promise.all([engine.close(), crossCheck?.close()]);
       });
       return modelServer;
     }

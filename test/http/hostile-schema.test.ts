@@ -1,23 +1,7 @@
 import { expect } from 'chai';
 import { makeLongLinePdf, makeTextPdf } from '../fixtures/pdfs.js';
+import { slowestHealthzDuring } from '../helpers/healthz.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
-
-/** Probes /healthz every 20 ms while `work` runs; returns the slowest answer in ms. */
-async function slowestHealthzDuring(url: string, work: Promise<unknown>): Promise<{ slowest: number; probes: number }> {
-  let settled = false;
-  void work.finally(() => (settled = true));
-  let slowest = 0;
-  let probes = 0;
-  while (!settled) {
-    const started = performance.now();
-    const response = await fetch(`${url}/healthz`);
-    expect(response.status).to.equal(200);
-    slowest = Math.max(slowest, performance.now() - started);
-    probes++;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { slowest, probes };
-}
 
 describe('caller schemas built to be slow', function () {
   this.timeout(60_000);

@@ -1,41 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { makeReceiptImage } from '../fixtures/images.js';
+import { MAIN, SERVICE_DEFAULTS, startServiceProcess as startService, type ServiceProcess } from '../helpers/service-process.js';
+import { startFakeOllama } from '../helpers/model-servers.js';
+import { makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
 import { content, postJson } from '../helpers/test-server.js';
-
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts the real service (dist/src/main.js) on an ephemeral port and waits for its "listening" log line. */
-async function startService(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', OCR_WORKERS: '1', PDF_WORKERS: '1', EXTRACTOR: 'rules', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      for (const line of stdout.split('\n')) {
-        if (!line.includes('docshape listening')) continue;
-        const { address } = JSON.parse(line) as { address: { port: number } };
-        resolve(`http://127.0.0.1:${address.port}`);
-      }
-    });
-    void exited.then((code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, stdout: () => stdout, stderr: () => stderr, exited };
-}
 
 describe('the service process', function () {
   this.timeout(120_000);
@@ -52,7 +22,7 @@ describe('the service process', function () {
       expect(accepted.status).to.equal(200);
       expect(service.stdout()).not.to.contain(key as string);
     } finally {
-      service.child.kill('SIGKILL');
+      await service.stop();
     }
   });
 
@@ -69,9 +39,7 @@ describe('the service process', function () {
     const first = await startService({ API_KEYS: 'k' });
     try {
       const port = new URL(first.url).port;
-      const child = spawn(process.execPath, [MAIN], {
-        env: { PATH: process.env.PATH ?? '', PORT: port, HOST: '127.0.0.1', OCR_WORKERS: '1', PDF_WORKERS: '1', EXTRACTOR: 'rules', API_KEYS: 'k' },
-      });
+      const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...SERVICE_DEFAULTS, PORT: port, API_KEYS: 'k' } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -83,7 +51,7 @@ describe('the service process', function () {
       // the first instance is untouched
       expect((await fetch(`${first.url}/healthz`)).status).to.equal(200);
     } finally {
-      first.child.kill('SIGKILL');
+      await first.stop();
     }
   });
 
@@ -100,4 +68,88 @@ describe('the service process', function () {
     expect(await service.exited).to.equal(0);
     expect(service.stdout()).to.contain('shutdown complete');
   });
+
+  describe('SIGTERM while a request is still working ends the process within SHUTDOWN_TIMEOUT_MS', () => {
+    const GRACE_MS = 1000;
+    /** The grace period, the 5 s close allowance at most, and process start/stop on a busy machine. */
+    const LIMIT_MS = GRACE_MS + 5000;
+
+    async function sigtermAndTime(service: ServiceProcess): Promise<number> {
+      const sent = performance.now();
+      service.child.kill('SIGTERM');
+      await service.exited;
+      return performance.now() - sent;
+    }
+
+    async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+      const deadline = performance.now() + timeoutMs;
+      while (!(await check())) {
+        if (performance.now() > deadline) throw new Error('condition not reached');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    it('during a long OCR job', async () => {
+      const service = await startService({ API_KEYS: 'k', SHUTDOWN_TIMEOUT_MS: String(GRACE_MS) });
+      try {
+        const page = await makeScannedPdf(['A long scanned page', 'with several lines of text', 'to keep the OCR worker busy']);
+        const schema = { type: 'object', properties: { total: { type: 'number' } } };
+        const inFlight = postJson(`${service.url}/v1/`, { schema, contents: [0, 1, 2, 3].map(() => content(page, 'application/pdf')) }, { 'x-api-key': 'k' }).catch((error: unknown) => error);
+        await until(async () => ((await (await fetch(`${service.url}/readyz`)).json()) as { ocr: { busy: number } }).ocr.busy > 0);
+        const ms = await sigtermAndTime(service);
+        expect(ms).to.be.below(LIMIT_MS);
+        await inFlight;
+      } finally {
+        await service.stop();
+      }
+    });
+
+    it('during a model call that never answers', async () => {
+      const ollama = await startFakeOllama({ respond: () => ({ stall: true }) });
+      const service = await startService({ API_KEYS: 'k', SHUTDOWN_TIMEOUT_MS: String(GRACE_MS), EXTRACTOR: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny', LLM_TIMEOUT_MS: '60000' });
+      try {
+        const pdf = await makeTextPdf([['Invoice INV-1', 'Total 9.50']]);
+        const inFlight = postJson(`${service.url}/v1/`, { schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [content(pdf, 'application/pdf')] }, { 'x-api-key': 'k' }).catch((error: unknown) => error);
+        await until(async () => ollama.calls.length > 0);
+        const ms = await sigtermAndTime(service);
+        expect(ms).to.be.below(LIMIT_MS);
+        expect(service.stdout()).to.contain('shutdown timeout reached');
+        await inFlight;
+      } finally {
+        await service.stop();
+        await ollama.close();
+      }
+    });
+  });
+
+  describe('event-loop watchdog (EVENT_LOOP_STALL_LIMIT_MS)', () => {
+    const WATCHDOG = pathToFileURL(fileURLToPath(new URL('../../src/util/loop-watchdog.js', import.meta.url))).href;
+
+    function runScript(script: string): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; ms: number }> {
+      const started = performance.now();
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, ms: performance.now() - started })));
+    }
+
+    it('ends a process whose event loop stays blocked past the limit, with a fatal log line', async () => {
+      const result = await runScript(`import { startLoopWatchdog } from '${WATCHDOG}'; startLoopWatchdog(500); setTimeout(() => { for (;;) {} }, 100);`);
+      expect(result.signal).to.equal('SIGKILL');
+      expect(result.ms).to.be.below(10_000);
+      const line = JSON.parse(result.stdout.trim().split('\n').pop() as string) as { level: number; msg: string };
+      expect(line.level).to.equal(60);
+      expect(line.msg).to.match(/event loop blocked for \d+ ms/);
+    });
+
+    it('leaves a process alone whose loop is busy only in short bursts', async () => {
+      const script = `import { startLoopWatchdog } from '${WATCHDOG}'; const dog = startLoopWatchdog(500);
+        const spin = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
+        let n = 0; const timer = setInterval(() => { spin(200); if (++n === 10) { clearInterval(timer); dog.stop().then(() => process.exit(0)); } }, 50);`;
+      const result = await runScript(script);
+      expect(result.code).to.equal(0);
+      expect(result.stdout).not.to.contain('event loop blocked');
+    });
+  });
 });
+

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
 import type { OcrEngine } from '../../src/ingest/ocr/index.js';
@@ -102,6 +103,14 @@ describe('POST /v1/', function () {
         const response = await postJson(endpoint, body);
         expect(response.status, JSON.stringify(response.body)).to.equal(400);
         expect(response.body.error).to.match(message);
+      });
+    }
+
+    for (const encoding of ['br', 'gzip', 'deflate']) {
+      it(`answers 400 for a body that does not decode as its Content-Encoding (${encoding})`, async () => {
+        const response = await postJson(endpoint, JSON.stringify({ schema: invoiceSchema, contents: [] }), { 'x-api-key': TEST_API_KEY, 'content-encoding': encoding });
+        expect(response.status, JSON.stringify(response.body)).to.equal(400);
+        expect(response.body.error).to.match(/^request body cannot be read/);
       });
     }
 
@@ -330,6 +339,35 @@ describe('POST /v1/', function () {
         const timedOut = await first;
         expect(timedOut.status).to.equal(504);
         expect(timedOut.body.error).to.match(/REQUEST_TIMEOUT_MS/);
+      } finally {
+        await busy.close();
+      }
+    });
+
+    it('refuses a request before reading its body when saturated (no megabytes parsed only to answer 503)', async () => {
+      const stalling: Engine = {
+        name: 'stalling',
+        extract: ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+        status: async () => ({ ready: true }),
+        close: async () => undefined,
+      };
+      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '5000' });
+      try {
+        const first = postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [content(await makeInvoicePdf(), 'application/pdf')] });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // saturated, a request is refused before its body is read: this one never sends the rest of its body
+        const refusedEarly = await new Promise<number | undefined>((resolve, reject) => {
+          const request = httpRequest(`${busy.url}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000000', 'x-api-key': TEST_API_KEY } }, (response) => {
+            response.resume();
+            resolve(response.statusCode);
+            request.destroy();
+          });
+          request.on('error', reject);
+          request.write('{"schema":');
+          setTimeout(() => resolve(undefined), 300);
+        });
+        expect(refusedEarly).to.equal(503);
+        void first.catch(() => undefined);
       } finally {
         await busy.close();
       }

@@ -30,7 +30,7 @@ function mergePair(earlier: Extraction, later: Extraction): Extraction {
   }
   for (const [pointer, source] of record.fromLater.apply(later.provenance)) {
     const known = provenance.get(pointer);
-    provenance.set(pointer, known ? combineSources(known, source) : source);
+    provenance.set(pointer, known ? combineSources([known, source]) : source);
   }
   return { value, provenance };
 }

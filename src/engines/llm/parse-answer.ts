@@ -28,13 +28,22 @@ export function parseAnswer(content: string): ParsedAnswer {
   } catch (error) {
     value = salvageTruncated(text);
     if (value === undefined) {
-      return { kind: 'unparseable', value: undefined, problems: [`the answer is not valid JSON (${(error as Error).message})`] };
+      return { kind: 'unparseable', value: undefined, problems: [`the answer is not valid JSON${where(error)}`] };
     }
     kind = 'salvaged';
   }
   const problems: string[] = kind === 'salvaged' ? ['the answer was cut off before the JSON object was complete; answer with the complete object'] : [];
   value = replaceUnusableNumbers(value, '', problems);
   return { kind, value, problems };
+}
+
+/**
+ * Where JSON.parse gave up, without its quote of the text: problems end up in
+ * the details of a 500, and the model's answer holds document content.
+ */
+function where(error: unknown): string {
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  return position === undefined ? '' : ` (from character ${position} on)`;
 }
 
 /** Drops thinking blocks, code fences and text around the outermost object. */

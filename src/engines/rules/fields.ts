@@ -20,6 +20,7 @@ import { chooseTotal } from './receipts/totals.js';
 import { firstUnlabelledPhone } from './receipts/phones.js';
 import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
 import { taxAmountOnLine } from './receipts/taxes.js';
+import { maxOf } from '../../util/extremes.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -40,12 +41,12 @@ export function extractScalar(view: SchemaView, hints: FieldHints, context: Fiel
   // values stated in sentences (contracts, letters): see prose-fields.ts
   const stated = statedInProse(kind, view, hints, context, chosen?.anchor);
   if (stated) return stated.reading;
-  if (chosen) return { ...anchoredReading(chosen, present(chosen.found, kind, view, hints)), competition: competitionAmong(chosen, candidates, (c) => c.score, sameFoundValue) };
+  if (chosen) return { ...anchoredReading(chosen, present(chosen.found, kind, view, hints)), competition: competitionAmong(chosen, candidates, (c) => c.score, foundValueKey) };
   return fallback(kind, view, hints, context);
 }
 
-function sameFoundValue(a: AnchoredValue, b: AnchoredValue): boolean {
-  return JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
+function foundValueKey(candidate: AnchoredValue): string {
+  return JSON.stringify(candidate.found.value);
 }
 
 /** A labelled value: the words of the value itself (and of what it was computed from), scored by its label. */
@@ -84,7 +85,7 @@ function fits(found: Found, kind: ValueKind): boolean {
 /** Among the best-labelled values, the occurrence the description asks for (first by default); totals: see totals.ts. */
 function choose(candidates: AnchoredValue[], hints: FieldHints): AnchoredValue | undefined {
   if (candidates.length === 0) return undefined;
-  const best = Math.max(...candidates.map((c) => c.score));
+  const best = maxOf(candidates, (c) => c.score);
   const pool = candidates.filter((c) => c.score >= best - SCORE_TIE);
   const order = hints.occurrence ?? 'first';
   const byPosition = (a: AnchoredValue, b: AnchoredValue): number => a.line.index - b.line.index || a.found.start - b.found.start;

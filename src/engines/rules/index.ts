@@ -29,20 +29,43 @@
  * A new strategy goes in the folder of what it knows and is called from
  * fields.ts (scalars) or objects.ts (objects and lists).
  */
+import type { DateOrder } from '../../extract/date-order.js';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
 import { isDayFirst } from '../../extract/date-order.js';
+import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
+import type { Document } from '../../ingest/document.js';
+import type { PackedDocument } from '../../ingest/document-pack.js';
 import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';
 
+/** What the rules engine reads: plain data (no validators, no signal), so that it can cross to a worker thread (threaded.ts). */
+export interface RulesTask {
+  document: Document;
+  schema: JsonSchema;
+  dateOrder: DateOrder;
+}
+
+export function rulesTaskOf(input: ExtractionInput): RulesTask {
+  return { document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder };
+}
+
+/** A RulesTask with its Document packed (ingest/document-pack.ts), as it is posted to a worker thread. */
+export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDocument };
+
+/** The extraction and where each value was read; checks `signal` between properties. */
+export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
+  signal.throwIfAborted();
+  const lines = readLines(task.document);
+  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+}
+
+/** The rules engine on the calling thread, for tests; the service runs it on worker threads (ThreadedRulesEngine). */
 export class RulesEngine implements Engine {
   readonly name = 'rules';
 
-  async extract(input: ExtractionInput): Promise<Extraction> {
-    input.signal.throwIfAborted();
-    const lines = readLines(input.document);
-    const schema = input.compiled.schema;
-    return extractObject(viewSchema(schema, schema), lines, { root: schema, dayFirst: isDayFirst(input.options.dateOrder), signal: input.signal });
+  extract(input: ExtractionInput): Promise<Extraction> {
+    return extractByRules(rulesTaskOf(input), input.signal);
   }
 
   async status(): Promise<EngineStatus> {

@@ -266,6 +266,17 @@ describe('paddle OCR work per page', function () {
     expect(large.pixels - large.detector).to.be.lessThan(2 * (small.pixels - small.detector));
     expect(large.pixels).to.be.lessThan(8 * small.pixels);
   });
+
+  it('costs a strip 400,000 pixels wide and a few tall no more than the detector budget and a few lines (a 4,000,000 x 1 PNG took 3 GB)', async () => {
+    const width = 400_000;
+    const height = 16;
+    const data = new Uint8Array(width * height).fill(255);
+    // glyph-like ink: short dark bars with gaps, along the middle rows
+    for (let y = 4; y < 12; y++) for (let x = 0; x < width; x++) if (x % 12 < 7 && (x >> 6) % 8 !== 7) data[y * width + x] = 0;
+    const work = await workOf({ width, height, data, dpi: 300 });
+    expect(work.detector).to.be.at.most(DEFAULT_MAX_DETECTOR_PIXELS);
+    expect(work.pixels - work.detector).to.be.at.most(20 * 48 * 9600);
+  });
 });
 
 describe('paddle OCR model files', function () {

@@ -3,7 +3,7 @@ import { alphabetFor, decodeColumns, words, type Alphabet } from '../../../src/i
 import { detectBoxes } from '../../../src/ingest/ocr/paddle/detect-boxes.js';
 import { convexHull, minAreaRect, quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from '../../../src/ingest/ocr/paddle/geometry.js';
 import { frameToInput, pageFrame, placeWords, pointToPage, turnPoint, type PageFrame } from '../../../src/ingest/ocr/paddle/page-frame.js';
-import { detectorSize } from '../../../src/ingest/ocr/paddle/read-page.js';
+import { detectorSize, stripWidth } from '../../../src/ingest/ocr/paddle/read-page.js';
 
 /** A probability map with 0.9 inside each given rotated rectangle and 0.05 elsewhere. */
 function probabilityMap(width: number, height: number, rects: { cx: number; cy: number; length: number; breadth: number; degrees: number }[]): Float32Array {
@@ -203,5 +203,19 @@ describe('paddle OCR: detector input size', () => {
     expect(large.height % 32).to.equal(0);
     expect(large.width * large.height).to.be.at.most(1_300_000 * 1.1);
     expect(large.width / large.height).to.be.closeTo(4961 / 7016, 0.03);
+  });
+
+  it('keeps a strip a few pixels thin within the budget too (a 12,000,000 x 3 raster made the detector read 53 MP)', () => {
+    for (const [width, height] of [[12_000_000, 3], [3, 12_000_000], [100_000, 1]] as const) {
+      const size = detectorSize(width, height, 700_000);
+      expect(size.width * size.height, `${width}x${height}`).to.be.at.most(700_000);
+      expect(Math.min(size.width, size.height)).to.equal(32);
+    }
+  });
+
+  it('reads a line at most 9600 columns wide at 48 px: a box 1,000,000 px long and 10 tall is squeezed, not given 4.8 million columns', () => {
+    const quad = (width: number, height: number) => [{ x: 0, y: 0 }, { x: width, y: 0 }, { x: width, y: height }, { x: 0, y: height }] as const;
+    expect(stripWidth([...quad(1_000_000, 10)] as Parameters<typeof stripWidth>[0], 48)).to.equal(9600);
+    expect(stripWidth([...quad(400, 40)] as Parameters<typeof stripWidth>[0], 48)).to.equal(480);
   });
 });

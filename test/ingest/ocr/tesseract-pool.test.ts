@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../../src/config.js';
 import type { Word } from '../../../src/ingest/document.js';
+import { MAX_OCR_SIDE } from '../../../src/ingest/ocr/tesseract/fit-side.js';
 import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { GreyRaster } from '../../../src/ingest/raster.js';
 import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
@@ -133,6 +134,19 @@ describe('TesseractPool', function () {
     // a caller feels, and it also grows when other processes load the CPU.
     expect(performance.eventLoopUtilization(before).utilization).to.be.lessThan(0.2);
     expect(maxGap).to.be.lessThan(100);
+  });
+
+  it('reads a raster taller than Tesseract allows (32767 px) by shrinking it, instead of failing the job', async () => {
+    const text = makeTextRaster(RECEIPT_LINES);
+    const height = 40_000;
+    const data = new Uint8Array(text.width * height).fill(255);
+    data.set(text.data);
+    const result = await pool.recognize({ width: text.width, height, data, dpi: 300 });
+    expect(result.height).to.be.at.most(MAX_OCR_SIDE);
+    expect(result.words.map((word) => word.text)).to.include('TOTAL');
+    // the boxes still lead back to the raster as given: toInput scales them up by what the shrink took off
+    expect(result.toInput[0]).to.be.closeTo(text.width / result.width, 0.01);
+    expect(result.toInput[3]).to.be.closeTo(height / result.height, 0.01);
   });
 
   it('refuses to start without language data, naming the language', async () => {

@@ -137,7 +137,7 @@ describe('OCR_ROTATION', function () {
       {
         pdf: {} as PdfProcessor,
         ocr: auto,
-        limits: { maxPagesPerRequest: 10, maxPixelsPerImage: 80_000_000, maxGifFrames: 10 },
+        limits: { maxPagesPerRequest: 10, maxWordsPerRequest: 200_000, maxPixelsPerImage: 80_000_000, maxGifFrames: 10 },
         ocrConcurrency: 1,
       },
       new AbortController().signal,

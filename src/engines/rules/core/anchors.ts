@@ -3,11 +3,12 @@
  * printed, and the value printed to the right of it or just below it.
  */
 import type { WordRef } from '../../../ingest/document.js';
-import { matchPhraseAll, wordSimilarity, type Token } from './fuzzy.js';
+import { matchPhraseAll, tokenRange, wordSimilarity, type Token } from './fuzzy.js';
 import type { FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
 import type { ValueKind } from './kinds.js';
+import { maxOf } from '../../../util/extremes.js';
 
 export interface Anchor {
   line: RuleLine;
@@ -56,11 +57,13 @@ export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWe
         const start = line.tokens[match.first]!.start;
         const end = line.tokens[match.last - 1]!.end;
         const cell = cellAt(line, start);
-        const before = cell ? line.tokens.filter((t) => t.start >= cell.start && t.end <= start) : [];
-        if (label.bare && hints.qualifiers.length > 0 && qualifiedOtherwise(before, hints.nameWords)) continue;
+        // words before the label in its cell: only their count and the first and last one matter
+        const [first, last] = cell ? tokenRange(line.tokens, cell.start, start) : [0, 0];
+        const wordsBefore = last - first;
+        if (label.bare && hints.qualifiers.length > 0 && qualifiedOtherwise(line.tokens[last - 1], wordsBefore, hints.nameWords)) continue;
         const rest = line.text.slice(end, cell?.end ?? line.text.length);
-        const opensCell = before.length === 0 || (before.length === 1 && /^(?:\d{1,2}|[a-z]|[ivx]{1,4})$/.test(before[0]!.norm));
-        best = { line, position, score, span, start, end, opensCell, wordsBefore: before.length, terminated: /^\s*(?:[:#=\-–|>]|$)/.test(rest) };
+        const opensCell = wordsBefore === 0 || (wordsBefore === 1 && /^(?:\d{1,2}|[a-z]|[ivx]{1,4})$/.test(line.tokens[first]!.norm));
+        best = { line, position, score, span, start, end, opensCell, wordsBefore, terminated: /^\s*(?:[:#=\-–|>]|$)/.test(rest) };
       }
     }
     if (best) anchors.push(best);
@@ -69,9 +72,8 @@ export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWe
 }
 
 /** "Invoice date" is not the label of due_date: a bare label qualified by a word foreign to the property. */
-function qualifiedOtherwise(before: readonly Token[], nameWords: readonly string[]): boolean {
-  const previous = before[before.length - 1];
-  return previous !== undefined && /\p{L}{2}/u.test(previous.norm) && !nameWords.includes(previous.norm);
+function qualifiedOtherwise(previous: Token | undefined, wordsBefore: number, nameWords: readonly string[]): boolean {
+  return wordsBefore > 0 && previous !== undefined && /\p{L}{2}/u.test(previous.norm) && !nameWords.includes(previous.norm);
 }
 
 /**
@@ -190,6 +192,6 @@ function standsAlone(text: string, found: Found): boolean {
 
 /** The first of the most typical values: for "Total 3 items 76.20" the amount with cents. */
 function bestNearest(found: Found[]): Found | undefined {
-  const top = Math.max(...found.map((f) => f.score));
+  const top = maxOf(found, (f) => f.score);
   return found.find((f) => f.score === top);
 }

@@ -32,6 +32,34 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
+/** First index in `tokens` (in text order) whose `key` is at least `offset`. */
+function firstAtOrAfter(tokens: readonly Token[], offset: number, key: 'start' | 'end'): number {
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (tokens[middle]![key] < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Indexes [first, last) of the tokens lying inside [from, to] of the text,
+ * found by binary search: filtering or slicing a line's tokens once per value
+ * found made long lines quadratic, so callers take only the few they need.
+ */
+export function tokenRange(tokens: readonly Token[], from: number, to: number): [number, number] {
+  const first = firstAtOrAfter(tokens, from, 'start');
+  return [first, Math.max(first, firstAtOrAfter(tokens, to + 1, 'end'))];
+}
+
+/** Up to `count` tokens ending at or before `offset`, the nearest last. */
+export function tokensBefore(tokens: readonly Token[], offset: number, count: number): Token[] {
+  const [, last] = tokenRange(tokens, 0, offset);
+  return tokens.slice(Math.max(0, last - count), last);
+}
+
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;

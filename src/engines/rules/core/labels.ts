@@ -90,7 +90,8 @@ export interface FieldHints {
 export function splitName(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    // "HTMLParser" -> "HTML Parser"; (?<![A-Z]) starts at the run of capitals, which otherwise is rescanned from each capital (quadratic)
+    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^\p{L}\p{N}#]+/u)
     .filter(Boolean)
     .map(normaliseWord);
@@ -99,7 +100,17 @@ export function splitName(name: string): string[] {
 const IDENTIFIER_WORDS = new Set(CONCEPTS.identifier.labels.concat(CONCEPTS.identifier.triggers));
 const DESCRIPTION_STOPWORDS = new Set(['the', 'a', 'an', 'of', 'or', 'and', 'to', 'for', 'in', 'on', 'with', 'name', 'value', 'number', 'their', 'its', 'it', 'any', 'as', 'is', 's']);
 
-export function hintsFor(name: string, description = '', parentWords: string[] = []): FieldHints {
+/**
+ * How much of a property name and description is read for hints. Both are the
+ * caller's text and reach dozens of patterns; real ones are far shorter, and a
+ * megabyte of "with with ..." kept some of those patterns busy for hours.
+ */
+const MAX_NAME_CHARS = 256;
+const MAX_DESCRIPTION_CHARS = 4000;
+
+export function hintsFor(fullName: string, fullDescription = '', parentWords: string[] = []): FieldHints {
+  const name = fullName.slice(0, MAX_NAME_CHARS);
+  const description = fullDescription.slice(0, MAX_DESCRIPTION_CHARS);
   const nameWords = splitName(name);
   const concepts = conceptsIn(nameWords.join(' '));
   // "store_address", "vendor_phone": the business word only says whose value it is; a bare "Store" label announces no address

@@ -8,6 +8,7 @@
 import type { Document, Line, WordRef } from '../../../ingest/document.js';
 import { COLUMN_GAP_CHARS } from '../../../ingest/layout.js';
 import { tokenize, type Token } from './fuzzy.js';
+import { maxOf } from '../../../util/extremes.js';
 
 /** A stretch of a line: its x extent and its character offsets in the line's text. */
 interface Span {
@@ -158,7 +159,7 @@ export function mainText(line: RuleLine): string {
   if (line.cells.length <= 1) return line.text;
   const alnum = (cell: Cell): number => (cell.text.match(/[\p{L}\p{N}]/gu) ?? []).length;
   // beside a clearly read cell, one the OCR itself barely trusts is background or a smudge
-  const legible = Math.max(...line.cells.map((cell) => cell.confidence)) >= LEGIBLE;
+  const legible = maxOf(line.cells, (cell) => cell.confidence) >= LEGIBLE;
   const readable = line.cells.filter((cell) => alnum(cell) >= 2 && (!legible || cell.confidence >= ILLEGIBLE));
   if (readable.length === 0) return line.text;
   const main = readable.reduce((a, b) => (alnum(b) > alnum(a) ? b : a));

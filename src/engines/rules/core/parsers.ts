@@ -57,8 +57,9 @@ export function findPercentages(text: string): Found[] {
   return found;
 }
 
+/** Starts where the local part starts: without the lookbehind a long run of name characters is rescanned from each of them. */
 export function findEmails(text: string): Found[] {
-  return [...text.matchAll(/[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu)].map((m) => ({
+  return [...text.matchAll(/(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu)].map((m) => ({
     value: m[0], text: m[0], start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, score: 1,
   }));
 }

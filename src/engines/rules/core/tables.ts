@@ -15,6 +15,7 @@ import { hintsFor, labelsOf, type FieldHints } from './labels.js';
 import { wordsInRange, type Cell, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
 import { findNumbers, amountDigits } from './parsers.js';
+import { maxOf } from '../../../util/extremes.js';
 
 interface ItemField {
   name: string;
@@ -54,7 +55,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   if (fields.length === 0) return { items: [], provenance };
   const headers = findHeaders(lines, fields);
   const rows: TableRow[] = [];
-  for (const header of headers) rows.push(...readRows(lines, header.position, header.columns, fields));
+  for (const header of headers) for (const row of readRows(lines, header.position, header.columns, fields)) rows.push(row);
   rows.forEach((row, index) => {
     for (const [name, words] of row.words) {
       const score = row.scores.get(name);
@@ -79,7 +80,7 @@ function findHeaders(lines: readonly RuleLine[], fields: ItemField[]): Header[] 
     const matched = columns.filter((c) => c.field).length;
     if (matched >= needed) headers.push({ position, columns, matched });
   });
-  const most = Math.max(0, ...headers.map((h) => h.matched));
+  const most = Math.max(0, maxOf(headers, (h) => h.matched));
   return headers.filter((h) => h.matched === most);
 }
 
@@ -153,7 +154,7 @@ function assignCells(line: RuleLine, columns: Column[]): ColumnText[] {
   const put = (index: number, cell: Cell): void => {
     const column = texts[index]!;
     column.text = column.text ? `${column.text} ${cell.text}` : cell.text;
-    column.words.push(...wordsInRange(line, cell.start, cell.end));
+    for (const word of wordsInRange(line, cell.start, cell.end)) column.words.push(word);
   };
   if (line.cells.length === columns.length) {
     line.cells.forEach((cell, index) => put(index, cell));

@@ -39,7 +39,16 @@ export function readParties(lines: readonly RuleLine[]): Reading[] {
 }
 
 /** A parenthetical with a quoted term: ("Company"), (the "Recipient"), (hereinafter referred to as "MICHIGAN"). */
-const ROLE_LABEL = /\([^()]*["“”][^()]*\)/g;
+const ROLE_LABEL = /\([^()]*\)/g;
+const QUOTE = /["“”]/;
+
+/**
+ * The role labels of a text. The quote is checked apart: /\([^()]*["“”][^()]*\)/
+ * backtracks over every quote of an unclosed bracket, quadratic in a run of quotes.
+ */
+function roleLabels(text: string): RegExpMatchArray[] {
+  return [...text.matchAll(ROLE_LABEL)].filter((match) => QUOTE.test(match[0]));
+}
 
 /** Names after "between" / "among" / "entered into by" in one sentence; `labelled` when they came with role labels. */
 function partiesBetween(sentence: Sentence): { names: Reading[]; labelled: boolean } {
@@ -47,7 +56,7 @@ function partiesBetween(sentence: Sentence): { names: Reading[]; labelled: boole
   if (!keyword) return { names: [], labelled: false };
   const listStart = keyword.index + keyword[0].length;
   const list = sentence.text.slice(listStart);
-  const labels = [...list.matchAll(ROLE_LABEL)];
+  const labels = roleLabels(list);
   if (labels.length === 0) return { names: plainList(sentence, listStart), labelled: false };
   const names: Reading[] = [];
   let from = 0;
@@ -94,7 +103,7 @@ function plainList(sentence: Sentence, listStart: number): Reading[] {
 function roleLabelledNames(sentence: Sentence): Reading[] {
   const names: Reading[] = [];
   let from = 0;
-  for (const label of sentence.text.matchAll(ROLE_LABEL)) {
+  for (const label of roleLabels(sentence.text)) {
     const name = firstName(sentence, from, sentence.text.slice(from, label.index ?? 0));
     if (name) names.push(name);
     from = (label.index ?? 0) + label[0].length;

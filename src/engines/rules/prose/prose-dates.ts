@@ -8,7 +8,8 @@
 import { findDates } from '../../../extract/dates.js';
 import type { Cue } from './cues.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
-import { cueHits, sentenceWords, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
+import { tokenRange } from '../core/fuzzy.js';
+import { cueHits, HitsByDistance, sentenceWords, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
 
 const DATE_WINDOW = 6;
 
@@ -16,17 +17,19 @@ const DATE_WINDOW = 6;
 export function dateCandidates(sentences: readonly Sentence[], cues: readonly Cue[], dayFirst: boolean): ProseCandidate[] {
   const candidates: ProseCandidate[] = [];
   for (const sentence of sentences) {
-    const hits = cueHits(sentence, cues);
-    if (hits.length === 0) continue;
+    const hits = new HitsByDistance(sentence, cueHits(sentence, cues));
+    if (hits.size === 0) continue;
     for (const date of findDates(sentence.text, { dayFirst })) {
       const dateEnd = date.index + date.text.length;
-      for (const hit of hits) {
-        let distance: number;
-        if (hit.end <= date.index) distance = wordsBetween(sentence, hit.end, date.index);
+      const near = [
+        ...hits.before(date.index, DATE_WINDOW).map((hit) => ({ hit, distance: wordsBetween(sentence, hit.end, date.index) })),
         // a defined term right after the date: 'November 28, 2006 (hereinafter "Effective Date")'
-        else if (hit.start >= dateEnd && /^[\s,]*\(/.test(sentence.text.slice(dateEnd, hit.start))) distance = wordsBetween(sentence, dateEnd, hit.start);
-        else continue;
-        if (distance > DATE_WINDOW) continue;
+        ...hits
+          .after(dateEnd, DATE_WINDOW)
+          .filter((hit) => /^[\s,]*\(/.test(sentence.text.slice(dateEnd, hit.start)))
+          .map((hit) => ({ hit, distance: wordsBetween(sentence, dateEnd, hit.start) })),
+      ];
+      for (const { hit, distance } of near) {
         const cited = citesOtherDocument(sentence, Math.min(hit.start, date.index)) ? CITED_DOCUMENT : 1;
         // as printed, like every other date of this engine: finalize re-prints it the way the schema asks
         const words = sentenceWords(sentence, date.index, dateEnd);
@@ -48,13 +51,22 @@ const DOCUMENT_WORD = /\b(?:agreement|contract|amendment|plan|letter|order|polic
  */
 function citesOtherDocument(sentence: Sentence, at: number): boolean {
   if (sentence.position === 0) return false;
-  const before = sentence.text.slice(0, at);
-  const mentions = [...before.matchAll(DOCUMENT_WORD)];
+  // only a mention at most NEAR_MENTION words before counts: look no further back (the whole sentence per date was quadratic)
+  const [, count] = tokenRange(sentence.tokens, 0, at);
+  const from = sentence.tokens[Math.max(0, count - NEAR_MENTION - 2)]?.start ?? 0;
+  const mentions = [...sentence.text.slice(from, at).matchAll(DOCUMENT_WORD)];
   const last = mentions[mentions.length - 1];
-  if (!last || wordsBetween(sentence, (last.index ?? 0) + last[0].length, at) > 10) return false;
-  const lead = before.slice(0, last.index).split(/\s+/).slice(-5).join(' ');
+  if (!last) return false;
+  const mentionAt = from + (last.index ?? 0);
+  if (wordsBetween(sentence, mentionAt + last[0].length, at) > NEAR_MENTION) return false;
+  const lead = sentence.text.slice(Math.max(0, mentionAt - LEAD_CHARACTERS), mentionAt).split(/\s+/).slice(-5).join(' ');
   return !/\b(?:this|hereby|present)\b/i.test(lead);
 }
+
+/** A document named further back than this many words is not what the date belongs to. */
+const NEAR_MENTION = 10;
+/** Where to look for "this" before the mention: its five words, within this many characters. */
+const LEAD_CHARACTERS = 200;
 
 const LETTER_HEAD_LINES = 20;
 

@@ -7,7 +7,7 @@ import type { SchemaView } from '../../../extract/schema-view.js';
 import { DURATION_NAMES, firstClause, type Cue } from './cues.js';
 import { durationInUnit, findDurations, wantsNumberUnit, type Duration } from './durations.js';
 import type { FieldHints } from '../core/labels.js';
-import { cueHits, MIN_PROSE_WORDS, sentenceWords, subjectOf, wordsBetween, type ProseCandidate, type Sentence } from './prose.js';
+import { cueHits, HitsByDistance, MIN_PROSE_WORDS, sentenceWords, subjectOf, type CueHit, type ProseCandidate, type Sentence } from './prose.js';
 
 /**
  * "This Agreement shall remain in effect for five (5) years from the
@@ -24,18 +24,30 @@ export function durationCandidates(sentences: readonly Sentence[], cues: readonl
     const durations = findDurations(sentence.text).filter((d) => d.role !== 'notice');
     if (durations.length === 0) return;
     const previous = sentences[i - 1];
-    const headingWeight = previous?.heading ? Math.max(0, ...cueHits(previous, cues).map((h) => h.cue.weight)) : 0;
-    const hits = cueHits(sentence, cues);
+    const headingWeight = previous?.heading ? strongestCue(cueHits(previous, cues)) : 0;
+    const hits = new HitsByDistance(sentence, cueHits(sentence, cues));
+    let about: number | undefined;
     for (const duration of durations) {
-      const near = hits.filter((h) => Math.abs(h.end <= duration.start ? wordsBetween(sentence, h.end, duration.start) : wordsBetween(sentence, duration.end, h.start)) <= 12);
-      const cueWeight = Math.max(headingWeight, ...near.map((h) => h.cue.weight), 0);
+      // a cue inside the duration counts as next to it ("the second anniversary")
+      const near = [...hits.before(duration.start, CUE_WINDOW), ...hits.overlapping(duration.start, duration.end), ...hits.after(duration.end, CUE_WINDOW)];
+      const cueWeight = Math.max(headingWeight, strongestCue(near));
       if (cueWeight === 0) continue;
-      const score = cueWeight * duration.score * aboutFactor(sentence, subjects) * anchorFactor(sentence.text, duration) * (duration.role === 'deadline' ? 0.6 : 1);
+      about ??= aboutFactor(sentence, subjects);
+      const score = cueWeight * duration.score * about * anchorFactor(sentence.text, duration) * (duration.role === 'deadline' ? 0.6 : 1);
       const value = presentDuration(duration, view, hints);
       if (value !== undefined) candidates.push({ value, score, position: sentence.position, words: sentenceWords(sentence, duration.start, duration.end) });
     }
   });
   return candidates;
+}
+
+/** A cue this many words from a duration or nearer is about it. */
+const CUE_WINDOW = 12;
+
+function strongestCue(hits: readonly CueHit[]): number {
+  let weight = 0;
+  for (const hit of hits) weight = Math.max(weight, hit.cue.weight);
+  return weight;
 }
 
 /**

@@ -27,6 +27,5 @@ export function readProseValue(target: ProseTarget, view: SchemaView, hints: Fie
   const candidates = target === 'date' ? [...dateCandidates(sentences, cues, dayFirst), ...letterDate(lines, dayFirst)] : target === 'duration' ? durationCandidates(sentences, cues, view, hints) : placeCandidates(sentences, cues);
   const best = candidates.sort((a, b) => b.score - a.score || a.position - b.position)[0];
   if (!best || best.score < (target === 'duration' ? MIN_DURATION_SCORE : MIN_SCORE)) return undefined;
-  const sameValue = (a: ProseCandidate, b: ProseCandidate) => JSON.stringify(a.value) === JSON.stringify(b.value);
-  return { ...best, competition: competitionAmong(best, candidates, (c) => c.score, sameValue) };
+  return { ...best, competition: competitionAmong(best, candidates, (c) => c.score, (c) => JSON.stringify(c.value)) };
 }

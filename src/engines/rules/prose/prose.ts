@@ -7,8 +7,9 @@
  * a heading's words from running into the clause below it.
  */
 import type { WordRef } from '../../../ingest/document.js';
+import { firstIndexWhere } from '../../../util/sorted-search.js';
 import type { Cue } from './cues.js';
-import { tokenize, type Token } from '../core/fuzzy.js';
+import { tokenize, tokenRange, type Token } from '../core/fuzzy.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
 
 export interface Sentence {
@@ -94,9 +95,16 @@ function piecesOverlapping(starts: ReadonlyArray<{ offset: number; piece: Piece 
   return overlapping;
 }
 
-/** The Document words under characters [start, end) of a sentence. */
+/** The Document words under characters [start, end) of a sentence (its lines found by binary search: a sentence may run over thousands). */
 export function sentenceWords(sentence: Sentence, start: number, end: number): WordRef[] {
-  return sentence.sources.flatMap(({ offset, line }) => wordsInRange(line, start - offset, end - offset));
+  const { sources } = sentence;
+  // the line holding `start` is the last one starting at or before it; one more before it in case its text ran on
+  const from = Math.max(0, firstIndexWhere(sources, (source) => source.offset > start) - 2);
+  const words: WordRef[] = [];
+  for (let i = from; i < sources.length && sources[i]!.offset < end; i++) {
+    for (const word of wordsInRange(sources[i]!.line, start - sources[i]!.offset, end - sources[i]!.offset)) words.push(word);
+  }
+  return words;
 }
 
 /** Lines joined into runs that no sentence crosses: a short line (heading, signature line) ends its run. */
@@ -137,6 +145,27 @@ function endsRun(line: RuleLine, rightEdge: number): boolean {
 const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'vs', 'v', 'etc', 'e.g', 'i.e', 'u.s', 'sec', 'art', 'para', 'p', 'pp', 'approx', 'dept', 'est', 'ft', 'n.a', 'l.p', 'l.l.c', 'llc']);
 const SENTENCE_END = /[.!?]["”’)]*\s+(?=["“‘(]?[\p{Lu}\p{N}(])/gu;
 
+/** Longer words before a full stop are never abbreviations, initials or enumerators. */
+const MAX_ABBREVIATION_LENGTH = 64;
+
+/**
+ * The word of text[from, at) that ends at `at`. Looking back at most a bounded
+ * distance keeps this linear: matching /(\S+)$/ against everything since the
+ * last sentence end made a long run of "Inc." or "No." quadratic.
+ */
+function wordEndingAt(text: string, from: number, at: number): string {
+  let start = at;
+  while (start > from && !/\s/.test(text[start - 1]!)) start--;
+  return text.slice(start, at);
+}
+
+/** "Inc", "J", "L.E.K", "12", "(iv)": a full stop after these does not end the sentence. */
+function isAbbreviation(word: string): boolean {
+  if (word.length > MAX_ABBREVIATION_LENGTH) return false;
+  const bare = word.replace(/^[(“"‘']+/, '').toLowerCase();
+  return ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare) || /^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\(?(?:\d{1,2}|[ivx]{1,4})\)?$/.test(bare);
+}
+
 /** Cuts a run of lines at sentence ends, not after "Inc.", initials ("L.E.K.", "J.") or enumerators ("12."). */
 function splitSentences(pieces: Piece[]): { cuts: Cut[]; starts: Array<{ offset: number; piece: Piece }> } {
   let text = '';
@@ -147,18 +176,23 @@ function splitSentences(pieces: Piece[]): { cuts: Cut[]; starts: Array<{ offset:
     starts.push({ offset: text.length, piece });
     text += piece.text;
   }
+  // the piece holding `offset`: the last one starting at or before it (binary search; pieces are in text order)
   const placeOf = (offset: number): Piece => {
-    let found = starts[0]!.piece;
-    for (const start of starts) if (start.offset <= offset) found = start.piece;
-    return found;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]!.offset <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return starts[low]!.piece;
   };
   const cuts: Cut[] = [];
   let from = 0;
   for (const match of text.matchAll(SENTENCE_END)) {
     const at = match.index ?? 0;
-    const word = /(\S+)$/.exec(text.slice(from, at))?.[1] ?? '';
-    const bare = word.replace(/^[(“"‘']+/, '').toLowerCase();
-    if (ABBREVIATIONS.has(bare) || /^\p{L}$/u.test(bare) || /^(?:\p{L}\.)+\p{L}$/u.test(bare) || /^\(?(?:\d{1,2}|[ivx]{1,4})\)?$/.test(bare)) continue;
+    const word = wordEndingAt(text, Math.max(from, at - MAX_ABBREVIATION_LENGTH - 1), at);
+    if (isAbbreviation(word)) continue;
     const end = at + match[0].length;
     cuts.push({ text: text.slice(from, end), at: from, first: placeOf(from) });
     from = end;
@@ -212,6 +246,9 @@ export interface CueHit {
   /** Character offsets of the cue in the sentence. */
   start: number;
   end: number;
+  /** Token positions [first, last) of the cue in the sentence. */
+  first: number;
+  last: number;
 }
 
 /** Every occurrence of the cues in a sentence. */
@@ -219,13 +256,75 @@ export function cueHits(sentence: Sentence, cues: readonly Cue[]): CueHit[] {
   const hits: CueHit[] = [];
   for (const cue of cues) {
     for (const { first, last } of findPhrase(sentence.tokens, cue.words)) {
-      hits.push({ cue, start: sentence.tokens[first]!.start, end: sentence.tokens[last - 1]!.end });
+      hits.push({ cue, start: sentence.tokens[first]!.start, end: sentence.tokens[last - 1]!.end, first, last });
     }
   }
   return hits;
 }
 
-/** Number of words between two character offsets of a sentence. */
+/** Number of words between two character offsets of a sentence (binary search: it is asked for every value and cue of a sentence). */
 export function wordsBetween(sentence: Sentence, from: number, to: number): number {
-  return sentence.tokens.filter((t) => t.start >= from && t.end <= to).length;
+  const [first, last] = tokenRange(sentence.tokens, from, to);
+  return last - first;
+}
+
+/**
+ * A sentence's cue hits, found by their distance in words from a value:
+ * comparing every value with every hit made a long sentence full of both
+ * cubic (a value and a hit further apart than a few words never count, so
+ * only the few near each value are looked at, by binary search).
+ */
+export class HitsByDistance {
+  /** Sorted by their first token, and by the token after their last. */
+  private readonly byFirst: CueHit[];
+  private readonly byLast: CueHit[];
+  /** The most tokens a hit spans. */
+  private readonly longest: number;
+
+  constructor(
+    private readonly sentence: Sentence,
+    hits: readonly CueHit[],
+  ) {
+    this.byFirst = [...hits].sort((a, b) => a.first - b.first);
+    this.byLast = [...hits].sort((a, b) => a.last - b.last);
+    this.longest = hits.reduce((most, hit) => Math.max(most, hit.last - hit.first), 0);
+  }
+
+  get size(): number {
+    return this.byFirst.length;
+  }
+
+  /** The hits that end at or before `offset` with at most `maxWords` words between them and it. */
+  before(offset: number, maxWords: number): CueHit[] {
+    const [, wordsBefore] = tokenRange(this.sentence.tokens, 0, offset);
+    return this.lastIn(wordsBefore - maxWords, wordsBefore);
+  }
+
+  /** The hits that start at or after `offset` with at most `maxWords` words between it and them. */
+  after(offset: number, maxWords: number): CueHit[] {
+    const next = firstIndexWhere(this.sentence.tokens, (token) => token.start >= offset);
+    return this.firstIn(next, next + maxWords);
+  }
+
+  /** The hits that share a word with characters [from, to). */
+  overlapping(from: number, to: number): CueHit[] {
+    const { tokens } = this.sentence;
+    const firstWord = firstIndexWhere(tokens, (token) => token.end > from);
+    const afterWords = firstIndexWhere(tokens, (token) => token.start >= to);
+    return this.firstIn(firstWord - this.longest + 1, afterWords - 1).filter((hit) => hit.last > firstWord);
+  }
+
+  /** Hits whose first token lies in [low, high]. */
+  private firstIn(low: number, high: number): CueHit[] {
+    const hits: CueHit[] = [];
+    for (let i = firstIndexWhere(this.byFirst, (hit) => hit.first >= low); i < this.byFirst.length && this.byFirst[i]!.first <= high; i++) hits.push(this.byFirst[i]!);
+    return hits;
+  }
+
+  /** Hits whose token after the last lies in [low, high]. */
+  private lastIn(low: number, high: number): CueHit[] {
+    const hits: CueHit[] = [];
+    for (let i = firstIndexWhere(this.byLast, (hit) => hit.last >= low); i < this.byLast.length && this.byLast[i]!.last <= high; i++) hits.push(this.byLast[i]!);
+    return hits;
+  }
 }

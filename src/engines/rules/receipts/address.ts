@@ -22,7 +22,8 @@ const POSTCODE = [
   /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/, // UK
   /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, // CA
   /\b\d{4}\s?[A-Z]{2}\b/, // NL
-  /\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
+  // (?<!\p{L}): a match starts where a word starts; without it a long run of letters is rescanned from each of its letters (quadratic)
+  /(?<!\p{L})\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
   /^\d{4}\s+\p{L}{3,}(?:\s+\p{L}{3,})?$/u, // "1010 Wien", "8001 Zürich": four digits before the city
 ];
 const STATE_ZIP = /\b[A-Z]{2},?\s+\d{5}\b/;
@@ -31,9 +32,9 @@ const HOUSE_NUMBER = /^(?:no\.?\s*)?\d+[A-Za-z]?(?:[-/]\d+)?,?\s+\p{L}/iu;
 const NOT_ADDRESS = /\b(?:tel|phone|telephone|fax|hp|mobile|e-?mail|www|http|gst|vat|tax|reg|registration|invoice|receipt|cashier|server|operator|clerk|check|guest|date|time|table|order|terminal|member|card|ref|trans|transaction|batch|account|acct|slip|abn|tin|npwp|company\s+no|co\.?\s*no)\b|@/i;
 /** A weighed quantity ("0.236 KG"): an item line, although "kg" also abbreviates a street word. */
 const WEIGHT = /\d[.,]\d+\s?(?:kg|g|gm|lb|lbs|oz|ml|l)\b/i;
-/** "DALLAS, TX": a city and a US state or Canadian province code ending the line. */
+/** "DALLAS, TX": a city and a US state or Canadian province code ending the line; starts where a word starts, as POSTCODE's six-digit form. */
 const CITY_STATE = new RegExp(
-  String.raw`\p{L}{3,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|AB|BC|MB|NB|NL|NS|ON|PE|QC|SK)\.?$`,
+  String.raw`(?<!\p{L})\p{L}{3,},\s*(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|AB|BC|MB|NB|NL|NS|ON|PE|QC|SK)\.?$`,
   'u',
 );
 

@@ -42,7 +42,7 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   });
   const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
   if (!best) return undefined;
-  const competition = competitionAmong(best, scored, (c) => c.score / best.score, (a, b) => a.at === b.at);
+  const competition = competitionAmong(best, scored, (c) => c.score / best.score, (c) => String(c.at));
   const picked = [top[best.at]!];
   const next = top[best.at + 1];
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted

@@ -5,6 +5,7 @@
  * the number that follows an id label ("GST No", "P.IVA", "Order #").
  */
 import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { tokensBefore } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findPhones, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
@@ -27,7 +28,7 @@ export function firstUnlabelledPhone(lines: readonly RuleLine[]): (LineValue & {
   }
   const first = phones[0];
   const digits = (phone: LineValue) => phone.found.text.replace(/\D/g, '');
-  return first && { ...first, competition: competitionAmong(first, phones, () => 0, (a, b) => digits(a) === digits(b)) };
+  return first && { ...first, competition: competitionAmong(first, phones, () => 0, digits) };
 }
 
 /**
@@ -45,6 +46,6 @@ export function phoneShaped(text: string): boolean {
 }
 
 function announcedAsOther(line: RuleLine, found: Found): boolean {
-  const before = line.tokens.filter((t) => t.end <= found.start).slice(-LABEL_WINDOW);
+  const before = tokensBefore(line.tokens, found.start, LABEL_WINDOW);
   return before.some((t) => OTHER_NUMBER_WORDS.has(t.norm));
 }

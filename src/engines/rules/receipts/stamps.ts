@@ -6,6 +6,7 @@
  * A time printed next to a date is the document's timestamp.
  */
 import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { tokensBefore } from '../core/fuzzy.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
@@ -28,7 +29,7 @@ export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine
   for (const line of lines) {
     for (const found of findValues(kind, line.text, dayFirst)) {
       if (glued(line.text, found)) continue;
-      const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
+      const before = tokensBefore(line.tokens, found.start, 3);
       if (!before.some((t) => hints.negatives.includes(t.norm))) dates.push({ line, found });
     }
   }
@@ -40,10 +41,12 @@ export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): Sta
   let stamped: LineValue | undefined;
   const all: LineValue[] = [];
   for (const line of lines) {
-    const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found));
+    const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found)).sort((a, b) => a.start - b.start);
     if (times.length === 0 || line.tokens.some((t) => SCHEDULE_WORDS.has(t.norm))) continue;
-    const ranged = (found: Found): boolean => times.some((other) => other !== found && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, found, other)));
-    const usable = times.filter((found) => !ranged(found));
+    // only a neighbour can be the other end of a range: between any other two times lies a third (comparing all pairs was quadratic)
+    const ranged = (index: number): boolean =>
+      [times[index - 1], times[index + 1]].some((other) => other !== undefined && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, times[index]!, other)));
+    const usable = times.filter((_found, index) => !ranged(index));
     if (usable.length === 0) continue;
     if (!stamped && findValues('date', line.text, dayFirst).length > 0) stamped = { line, found: usable[0]! };
     for (const found of usable) all.push({ line, found });
@@ -58,8 +61,7 @@ export interface Stamp extends LineValue {
 
 function stampOf(chosen: LineValue | undefined, all: readonly LineValue[]): Stamp | undefined {
   if (!chosen) return undefined;
-  const sameValue = (a: LineValue, b: LineValue) => JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
-  return { ...chosen, competition: competitionAmong(chosen, all, () => 0, sameValue) };
+  return { ...chosen, competition: competitionAmong(chosen, all, () => 0, (c) => JSON.stringify(c.found.value)) };
 }
 
 function between(text: string, a: Found, b: Found): string {

@@ -17,9 +17,11 @@
  */
 import type { Anchor, AnchoredValue } from '../core/anchors.js';
 import type { FieldHints } from '../core/labels.js';
+import { tokenRange } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding } from './rounding.js';
+import { maxOf } from '../../../util/extremes.js';
 
 /** Labels this close to the best are equally good ("Total" and "Total:"). */
 const SCORE_TIE = 0.05;
@@ -39,12 +41,12 @@ type Rank = 0 | 1 | 2;
 
 export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonly RuleLine[], hints: FieldHints): AnchoredValue | undefined {
   if (candidates.length === 0) return undefined;
-  const best = Math.max(...candidates.map((c) => c.score));
+  const best = maxOf(candidates, (c) => c.score);
   const pool = candidates.filter((c) => c.score >= best - SCORE_TIE || (c.score >= best * MIN_RELATIVE_SCORE && rankOf(c) > 0));
   const ranked = [...pool, ...roundedTotals(lines, pool)].map((candidate) => ({ candidate, rank: rankOf(candidate), value: Number(candidate.found.value) }));
   const nonZero = ranked.filter((r) => r.value !== 0);
   const usable = nonZero.length > 0 ? nonZero : ranked;
-  const top = Math.max(...usable.map((r) => r.rank));
+  const top = maxOf(usable, (r) => r.rank);
   const chosen = usable
     .filter((r) => r.rank === top)
     .sort((a, b) => b.value - a.value || a.candidate.line.index - b.candidate.line.index)[0]!.candidate;
@@ -62,7 +64,7 @@ export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonl
 /** Words printed before the value on its line (all of the label's line when the value is below it), e.g. ["total", "payable"]. */
 function labelWords(candidate: AnchoredValue): string[] {
   const { anchor } = candidate;
-  return anchor.line.tokens.filter((t) => t.end <= candidate.found.start || candidate.line !== anchor.line).map((t) => t.norm);
+  return (candidate.line === anchor.line ? anchor.line.tokens.slice(0, tokenRange(anchor.line.tokens, 0, candidate.found.start)[1]) : anchor.line.tokens).map((t) => t.norm);
 }
 
 function rankOf(candidate: AnchoredValue): Rank {
@@ -82,7 +84,7 @@ function isRoundedLabel(words: readonly string[]): boolean {
  */
 function roundedTotals(lines: readonly RuleLine[], totals: readonly AnchoredValue[]): AnchoredValue[] {
   const found: AnchoredValue[] = [];
-  const score = Math.max(...totals.map((t) => t.score));
+  const score = maxOf(totals, (t) => t.score);
   for (const [position, line] of lines.entries()) {
     const words = line.tokens.map((t) => t.norm);
     if (!isRoundedLabel(words) || totals.some((t) => t.line === line)) continue;

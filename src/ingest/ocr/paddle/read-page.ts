@@ -69,6 +69,12 @@ const RECOGNISER_BATCH = 6;
 const MAX_BATCH_COLUMNS = 2400;
 /** A line this much wider than the narrowest of its batch starts the next batch: the rest of the batch would be padded to its width. */
 const MAX_BATCH_WIDTH_RATIO = 1.25;
+/**
+ * A line wider than this many columns (200 times as wide as tall: some 300
+ * characters) is read squeezed to it: the recogniser's memory grows with the
+ * columns, and one line 1,000,000 pixels wide would need gigabytes.
+ */
+const MAX_STRIP_COLUMNS = 9600;
 const CLASSIFIER_BATCH = 16;
 /** A line the classifier calls upside down with less confidence than this is read as it is (PaddleOCR's cls_thresh). */
 const UPSIDE_DOWN_CONFIDENCE = 0.9;
@@ -85,8 +91,18 @@ const MIN_BOX_SIDE = 4;
 export function detectorSize(width: number, height: number, maxPixels: number): { width: number; height: number } {
   const scale = Math.min(1, Math.sqrt(maxPixels / (width * height)));
   const round32 = (value: number) => Math.max(32, Math.round((value * scale) / 32) * 32);
-  return { width: round32(width), height: round32(height) };
+  const size = { width: round32(width), height: round32(height) };
+  // A side held at 32 (a strip a few pixels thin) leaves the other at its full share: a 4,000,000 x 1 PNG
+  // made the detector read 53 MP (3 GB, half a minute). The long side then gives way to the budget.
+  if (size.width * size.height > maxPixels * BUDGET_SLACK) {
+    if (size.width >= size.height) size.width = Math.max(32, Math.floor(maxPixels / size.height / 32) * 32);
+    else size.height = Math.max(32, Math.floor(maxPixels / size.width / 32) * 32);
+  }
+  return size;
 }
+
+/** Rounding both sides to 32 may pass the detector's pixel budget by this much. */
+const BUDGET_SLACK = 1.25;
 
 /** Detected text lines in raster pixels (tall ones already turned to read down the page), and the detector's input size. */
 async function detectLines(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<{ quads: Quad[]; width: number; height: number }> {
@@ -111,9 +127,9 @@ async function detectLines(models: PaddleModels, raster: GreyRaster, options: Re
   return { quads, width: size.width, height: size.height };
 }
 
-/** Width of a line's strip at `height` pixels tall, its proportions kept. */
-function stripWidth(quad: Quad, height: number): number {
-  return Math.max(1, Math.ceil((height * quadWidth(quad)) / Math.max(1, quadHeight(quad))));
+/** Width of a line's strip at `height` pixels tall, its proportions kept up to MAX_STRIP_COLUMNS. */
+export function stripWidth(quad: Quad, height: number): number {
+  return Math.min(MAX_STRIP_COLUMNS, Math.max(1, Math.ceil((height * quadWidth(quad)) / Math.max(1, quadHeight(quad)))));
 }
 
 /** Turns the lines the classifier finds upside down (with enough confidence). */

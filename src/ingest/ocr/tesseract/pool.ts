@@ -4,10 +4,13 @@ import { dirname, join, resolve } from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import type { OcrConfig } from '../../../config.js';
+import type { Affine } from '../../document.js';
+import { compose } from '../../page-frame.js';
 import type { GreyRaster } from '../../raster.js';
-import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { errorFrom, noopOcrLogger, rasterProblem, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
 import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
 import { WARM_UP_RASTER } from '../warm-up.js';
+import { MAX_OCR_SIDE, shrinkToSide } from './fit-side.js';
 import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith } from './page.js';
 
 /** A worker that cannot even start within this time is treated as failed, so create() never hangs. */
@@ -104,7 +107,16 @@ export class TesseractPool implements OcrEngine {
    * worker as one job.
    */
   recognize(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
+    if (Math.max(raster.width, raster.height) > MAX_OCR_SIDE && !rasterProblem(raster)) return this.recognizeShrunk(raster, signal);
     return this.queue.submit(raster, signal, this.slots.some((slot) => slot.state !== 'dead'));
+  }
+
+  /** Reads the raster shrunk to fit; its boxes still lead back to the raster as given (toInput scales them up). */
+  private async recognizeShrunk(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
+    const fitting = await shrinkToSide(raster, MAX_OCR_SIDE);
+    const result = await this.recognize(fitting, signal);
+    const scaleUp: Affine = [raster.width / fitting.width, 0, 0, raster.height / fitting.height, 0, 0];
+    return { ...result, toInput: compose(scaleUp, result.toInput) };
   }
 
   status(): OcrStatus {

@@ -1,0 +1,54 @@
+/**
+ * Loaded into a service process by fault tests (node --import): records every
+ * worker thread as it is created and, over IPC, counts the live ones or
+ * terminates them by kind, so a test can kill an OCR or pdf.js worker in the
+ * middle of a page. Kinds come from where a thread was created: 'watchdog'
+ * (util/loop-watchdog), 'pool' (Piscina: the pdf.js pool, and the rules
+ * engine's when EXTRACTOR=rules), 'ocr' (any other: the OCR engine's workers).
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import type { Worker as WorkerType, WorkerOptions } from 'node:worker_threads';
+
+export type ThreadKind = 'ocr' | 'pool' | 'watchdog';
+export type ThreadCommand = { command: 'count' } | { command: 'kill'; kind: ThreadKind };
+export interface ThreadReply {
+  counts: Record<ThreadKind, number>;
+  killed?: number;
+}
+
+const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+const live = new Map<WorkerType, ThreadKind>();
+
+function kindOf(stack: string): ThreadKind {
+  if (stack.includes('loop-watchdog')) return 'watchdog';
+  if (stack.includes('piscina')) return 'pool';
+  return 'ocr';
+}
+
+const Original = threads.Worker;
+class TrackedWorker extends Original {
+  constructor(filename: string | URL, options?: WorkerOptions) {
+    super(filename, options);
+    live.set(this, kindOf(new Error().stack ?? ''));
+    this.once('exit', () => live.delete(this));
+  }
+}
+threads.Worker = TrackedWorker as typeof threads.Worker;
+syncBuiltinESMExports();
+
+function counts(): Record<ThreadKind, number> {
+  const result: Record<ThreadKind, number> = { ocr: 0, pool: 0, watchdog: 0 };
+  for (const kind of live.values()) result[kind]++;
+  return result;
+}
+
+process.on('message', (message: ThreadCommand) => {
+  let killed: number | undefined;
+  if (message.command === 'kill') {
+    const victims = [...live].filter(([, kind]) => kind === message.kind).map(([worker]) => worker);
+    for (const worker of victims) void worker.terminate();
+    killed = victims.length;
+  }
+  process.send?.({ counts: counts(), ...(killed === undefined ? {} : { killed }) } satisfies ThreadReply);
+});
+process.channel?.unref();
