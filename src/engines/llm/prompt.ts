@@ -57,20 +57,29 @@ export function buildMessages(input: PromptInput): ChatMessage[] {
   ];
 }
 
+function problemList(problems: string[], limit: number): string {
+  return problems.slice(0, limit).map((problem) => `- ${problem}`).join('\n');
+}
+
 /** The follow-up turn after an answer that did not fit: the model sees what was wrong and answers again in full. */
 export function buildRetryMessages(previous: ChatMessage[], answer: string, problems: string[]): ChatMessage[] {
-  const list = problems.slice(0, 20).map((problem) => `- ${problem}`).join('\n');
   return [
     ...previous,
     { role: 'assistant', content: answer.length > 0 ? answer : '(empty answer)' },
     {
       role: 'user',
-      content: `Your answer does not fit the schema:\n${list}\nAnswer again with the complete corrected JSON object only. Use null for values the document does not contain.`,
+      content: `Your answer does not fit the schema:\n${problemList(problems, 20)}\nAnswer again with the complete corrected JSON object only. Use null for values the document does not contain.`,
     },
   ];
 }
 
-/** Tokens the fixed parts of a prompt take, to know how much document text fits. */
-export function promptOverheadTokens(schema: JsonSchema): number {
-  return estimateTokens(SYSTEM_PROMPT) + estimateTokens(JSON.stringify(schema)) + 120;
+/**
+ * The same request again with the problems written after the document, but
+ * without the previous answer: for when repeating that answer would leave no
+ * room in the context for a new one.
+ */
+export function buildShortRetryMessages(first: ChatMessage[], problems: string[]): ChatMessage[] {
+  const last = first[first.length - 1]!;
+  const note = `\n\nA previous answer did not fit the schema:\n${problemList(problems, 10)}\nAnswer with the complete corrected JSON object only.`;
+  return [...first.slice(0, -1), { ...last, content: last.content + note }];
 }
