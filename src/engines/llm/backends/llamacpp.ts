@@ -10,14 +10,16 @@
  * template. Calls take turns on that context (turn-queue.ts). Each call
  * starts from what the context already holds: the tokens a prompt shares
  * with the one before (system prompt and schema, when the schema is the
- * same) are not evaluated again.
+ * same) are not evaluated again. An answer that falls into a loop is
+ * stopped there (runaway.ts) and returned as cut off.
  */
 import { AppError } from '../../../errors.js';
 import type { LlamaCppConfig, LlmConfig } from '../../../config.js';
 import type { EngineStatus } from '../../../extract/engine.js';
 import type { JsonSchema } from '../../../extract/schema.js';
-import { callSignal, describeCallFailure } from './backend-errors.js';
+import { backendTimeout, callSignal, describeCallFailure } from './backend-errors.js';
 import type { ChatBackend, ChatMessage, ChatReply, ChatRequest, ModelCapacity, TokenCounter } from './chat-backend.js';
+import { RunawayWatch } from './runaway.js';
 import { TurnQueue } from './turn-queue.js';
 
 type NodeLlamaCpp = typeof import('node-llama-cpp');
@@ -137,6 +139,8 @@ export class LlamaCppBackend implements ChatBackend {
       throw new AppError('engine_failed', `the prompt (${promptTokens} tokens) does not fit the model's context of ${contextSize} tokens`);
     }
     const { signal, timedOut } = callSignal(request.signal, this.llm.timeoutMs);
+    const loop = new AbortController();
+    const watch = new RunawayWatch();
     const sequence = this.chatSession.sequence;
     const meter = sequence.tokenMeter.getState();
     const started = performance.now();
@@ -147,12 +151,19 @@ export class LlamaCppBackend implements ChatBackend {
         maxTokens: Math.min(request.maxOutputTokens, contextSize - promptTokens),
         temperature: 0,
         seed: this.llm.seed,
-        signal,
+        // a loop ends the answer where it is; the request's own abort and the time limit are errors, checked below
+        signal: AbortSignal.any([signal, loop.signal]),
+        stopOnAbortSignal: true,
         contextShift: { strategy: refuseToShift },
         onToken: () => {
           firstToken ??= performance.now();
         },
+        onTextChunk: (text) => {
+          if (watch.push(text)) loop.abort();
+        },
       });
+      request.signal.throwIfAborted();
+      if (timedOut()) throw backendTimeout('llama.cpp', this.llm.timeoutMs);
       const finished = performance.now();
       const used = sequence.tokenMeter.diff(meter);
       const usage = {
@@ -162,7 +173,7 @@ export class LlamaCppBackend implements ChatBackend {
         promptMs: (firstToken ?? finished) - started,
         generationMs: finished - (firstToken ?? finished),
       };
-      return { content: answer.response, truncated: answer.metadata.stopReason === 'maxTokens', usage };
+      return { content: answer.response, truncated: answer.metadata.stopReason === 'maxTokens' || loop.signal.aborted, usage };
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason;
       throw describeCallFailure(error, { backend: 'llama.cpp', where: this.modelPath, requestSignal: request.signal, timedOut: timedOut(), timeoutMs: this.llm.timeoutMs });
