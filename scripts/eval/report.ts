@@ -1,6 +1,8 @@
 import type { LayoutText } from '../../src/ingest/layout.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
+import { modelSummaryLines, summariseModel, type ModelSummary } from './model-summary.js';
+import type { DocumentModelUsage } from './model-usage.js';
 import {
   microAverage,
   pairF1,
@@ -17,9 +19,13 @@ import {
 } from './score.js';
 
 /** One document as the runner saw it: the result, or why there is none. */
-export type DocumentRun =
+export type DocumentRun = (
   | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }
-  | { id: string; ok: false; seconds: number; status: number | null; message: string };
+  | { id: string; ok: false; seconds: number; status: number | null; message: string }
+) & {
+  /** What the language model did for the document (local runs with a model engine). */
+  model?: DocumentModelUsage;
+};
 
 export interface DocumentInput {
   id: string;
@@ -74,6 +80,8 @@ export interface DatasetReport {
     misses: EvidenceMiss[];
   };
   latency: { medianSeconds: number | null; p95Seconds: number | null };
+  /** The language model's calls, tokens, speed and grounding, when a model answered. */
+  model?: ModelSummary;
   errors: { id: string; status: number | null; message: string }[];
   details: DocumentDetail[];
 }
@@ -106,6 +114,8 @@ export function median(values: readonly number[]): number | null {
 export interface DatasetInput {
   name: string;
   dir: string;
+  /** The dataset's schema, to check the answers against. */
+  schema?: unknown;
   kinds: ReadonlyMap<string, FieldKind>;
   nullMeaning: NullMeaning;
   dateOrder: DateOrder;
@@ -168,6 +178,14 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   });
   const evidenceFound = evidenceItems.filter((item) => item.found).length;
 
+  const micro = microAverage(fields);
+  const modelDocuments = input.documents.flatMap(({ id, expected, run }) =>
+    run.model ? [{ id, expected, ok: run.ok, seconds: run.seconds, result: run.ok ? run.result : undefined, model: run.model }] : [],
+  );
+  const model = modelDocuments.some((document) => document.model.calls > 0)
+    ? summariseModel({ schema: input.schema, kinds: input.kinds, dateOrder: input.dateOrder, documents: modelDocuments, strictCorrect: micro.strictCorrect })
+    : undefined;
+
   const engines: Record<string, number> = {};
   for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
   const seconds = input.documents.map(({ run }) => run.seconds);
@@ -182,7 +200,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
     nullMeaning: input.nullMeaning,
     dateOrder: input.dateOrder,
     fields,
-    micro: microAverage(fields),
+    micro,
     pairF1: pairF1(allScores, input.nullMeaning),
     nullGt: { ...nullGt, hallucinationRate: input.nullMeaning === 'absent' ? ratio(nullGt.predictedValue, nullGt.total) : null },
     evidence: {
@@ -192,6 +210,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
       misses: evidenceItems.filter((item) => !item.found).map(({ id, field, expected, context }) => ({ id, field, expected, context })),
     },
     latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
+    ...(model ? { model } : {}),
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
   };
@@ -284,7 +303,16 @@ function summaryLines(report: DatasetReport): string[] {
       : 'evidence recall: n/a (no layout text in remote mode)',
   );
   lines.push(`latency per document: median ${secondsText(report.latency.medianSeconds)}, p95 ${secondsText(report.latency.p95Seconds)}`);
+  if (report.model) lines.push(...modelSummaryLines(report.model));
   return lines;
+}
+
+function falseNullsTable(report: DatasetReport): Table {
+  return {
+    headers: ['document', 'field', 'nulled value', 'label'],
+    rows: (report.model?.falseNulls ?? []).map((miss) => [miss.id, miss.field, truncate(miss.value, 60), truncate(miss.expected, 60)]),
+    right: [],
+  };
 }
 
 function missesTable(report: DatasetReport): Table {
@@ -343,6 +371,7 @@ export function renderText(report: EvalReport): string {
   for (const dataset of report.datasets) {
     out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
+    if (dataset.model && dataset.model.falseNulls.length > 0) out.push('false nulls (values the grounding check nulled that the labels say were right):', table(falseNullsTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
   }
   out.push('== overview', '', table(overviewTable(report)), '');
@@ -370,6 +399,7 @@ export function renderMarkdown(report: EvalReport): string {
   for (const dataset of report.datasets) {
     out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
+    if (dataset.model && dataset.model.falseNulls.length > 0) out.push('### False nulls', '', table(falseNullsTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
   }
   return out.join('\n');
