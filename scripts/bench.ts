@@ -2,7 +2,8 @@
  * Prints speed and memory numbers for this machine: text-layer pages/s, PDF
  * render time, OCR seconds/page (1 worker and the pool), end-to-end HTTP
  * latency of an image and a PDF request, peak RSS, and native tesseract for
- * comparison when it is installed. Fixtures are generated, as in the tests.
+ * comparison when it is installed; with DOCSHAPE_TEST_MODEL, the in-process
+ * language model (bench/llm.ts). Fixtures are generated, as in the tests.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
 import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr-page.js';
 import { defaultLangPath, OcrPool } from '../src/ingest/ocr-pool.js';
+import { benchLanguageModel } from './bench/llm.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
@@ -150,6 +152,8 @@ async function benchHttp(): Promise<void> {
 
 async function main(): Promise<void> {
   process.stdout.write(`docshape bench: node ${process.version}, ${cores} cores\n\n`);
+  // `npm run bench -- llm`: only the language-model rows
+  if (process.argv.includes('llm')) return benchLanguageModel(report);
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   try {
     await benchTextLayer(pdf);
@@ -164,6 +168,7 @@ async function main(): Promise<void> {
     await pdf.close();
   }
   await benchHttp();
+  await benchLanguageModel(report);
   report('peak RSS (whole process, all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
