@@ -1,9 +1,16 @@
 /**
  * What the model reads: fixed instructions (system), then the caller's
  * schema, then the document text fenced as data. The document comes last and
- * inside <document> tags so that text in it ("ignore previous instructions")
- * is read as content to extract from, never as an instruction; any tag
- * inside the text is neutralised so it cannot close the fence.
+ * inside <document> tags, and the system prompt says that text in it ("ignore
+ * previous instructions") is content, not instructions. Text that could pass
+ * for the fence or for the chat template's own markers is neutralised, so a
+ * document cannot close the fence or open a system turn on a server that
+ * reads template markers in message text.
+ *
+ * What this can promise: the model is told, and the document cannot
+ * impersonate the prompt's structure. A model may still follow written
+ * instructions; what the service guarantees is the grounding check's
+ * (grounding.ts): every value it returns is printed in the document.
  */
 import type { ChatMessage } from './backends/chat-backend.js';
 import type { JsonSchema } from '../../extract/schema.js';
@@ -41,8 +48,17 @@ export function estimateTokens(text: string): number {
   return Math.ceil((text.length - nonAscii) / 3.2 + nonAscii);
 }
 
+/** The fence's own tags, however spaced or cased, and the turn markers of common chat templates (ChatML, Llama 2/3, Gemma, Mistral, Phi). */
+const FENCE_TAG = /<\s*\/?\s*document\b[^>]*>/gi;
+const TEMPLATE_MARKERS = /<\|[^|\s<>]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn|s)>/gi;
+
+/** A zero-width space after the opening character: the text reads the same, but no tokenizer or model sees a tag or a marker. */
+function neutralise(match: string): string {
+  return `${match[0]}\u200b${match.slice(1)}`;
+}
+
 export function fenceDocument(text: string): string {
-  const neutralised = text.replace(/<(\/?)document>/gi, '<$1document\u200b>');
+  const neutralised = text.replace(FENCE_TAG, neutralise).replace(TEMPLATE_MARKERS, neutralise);
   return `<document>\n${neutralised}\n</document>`;
 }
 
