@@ -52,6 +52,21 @@ describe('in-process llama.cpp backend (tiny generated GGUF)', function () {
     expect(other.usage!.generationMs).to.be.a('number');
   });
 
+  it('a call past LLM_TIMEOUT_MS fails as a time-out, and the context serves the next call', async () => {
+    const config = testConfig({ LLAMA_THREADS: '1', LLM_TIMEOUT_MS: '1000' });
+    const slow = await LlamaCppBackend.load(tinyGgufPath(), config.llamacpp, config.llm);
+    try {
+      // some 7,000 tokens of prompt: the tiny model needs several seconds for them (llama.cpp stops at the end of the batch it is in)
+      const long = request(INVOICE, 'Line of a long document, 12.50\n'.repeat(160));
+      const error = await slow.chat(long).then(() => undefined, (failure: unknown) => failure);
+      expect(error).to.have.property('code', 'timeout');
+      const next = await slow.chat(request(INVOICE, 'Invoice number: A-9'));
+      expect(next.content).to.be.a('string');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('takes calls one at a time; one aborted while waiting leaves the queue and the rest answer', async () => {
     const leaving = new AbortController();
     const calls = [
