@@ -57,6 +57,8 @@ export interface DocumentDetail {
   predicted: unknown;
   /** Per field: correct (lenient), strict, ANLS / set counts when they apply. Fields with null ground truth show predictedValue instead. */
   fields: Record<string, { correct?: boolean; strict?: boolean; anls?: number; set?: { tp: number; fp: number; fn: number }; nullGtPredictedValue?: boolean }>;
+  /** The model's calls for this document (language-model engines). */
+  model?: { calls: number; retries: number; promptTokens: number; outputTokens: number; ungrounded: number };
 }
 
 export interface DatasetReport {
@@ -134,7 +136,12 @@ function detailOf(input: DocumentInput, scores: readonly FieldScore[]): Document
     fields[score.field] = entry;
   }
   const { run } = input;
-  return { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  const detail: DocumentDetail = { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  if (run.model) {
+    const { calls, retries, promptTokens, outputTokens, ungrounded } = run.model;
+    detail.model = { calls, retries, promptTokens, outputTokens, ungrounded: ungrounded.length };
+  }
+  return detail;
 }
 
 /** Scores every document of a dataset and summarises it. */
