@@ -104,7 +104,9 @@ export class DocumentText {
     return span ? { words: this.index.wordsOf([span]), score: 1 } : undefined;
   }
 
+  /** Names and addresses put together from parts; numbers alone ("11.20, 60.44") are not a value made of parts but several values. */
   private findWords(value: string): ValueSource | undefined {
+    if (!/\p{L}/u.test(value)) return undefined;
     const words = value.split(/\s+/).map(sharedText).filter((word) => word.length > 0);
     if (words.length < 2) return undefined;
     const { shared } = this.index;

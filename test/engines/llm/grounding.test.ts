@@ -57,5 +57,7 @@ describe('grounding: values written otherwise than printed', () => {
   it('still nulls what is not printed: part of a word, a digit inside a longer number, a different amount or day, an invented name', () => {
     const result = check({ company: 'Acme Tools Incorporated', address: 'art', code: 'INV 9', total: 'RM 19.20', paid: '$6.44', issued: '2018-05-06', amount: 9 });
     expect(result.value).to.deep.equal({ company: null, address: null, code: null, total: null, paid: null, issued: null, amount: null });
+    // several amounts the document prints, written into one value, are not that value
+    expect(check({ total: '11.20, 60.44, 76.20' }).value).to.deep.equal({ total: null });
   });
 });
