@@ -65,8 +65,8 @@ const DELIVERY_SCHEMA = {
 
 /** Three pages of a delivery record: its number on the first page, the customer on the last. */
 const DELIVERY_PAGES = [
-  ['DELIVERY RECORD', 'Delivery note number: DN-40417', ...Array.from({ length: 24 }, (_, i) => `Crate ${i + 1}: assorted fasteners, ${(i % 4) + 1} boxes, checked`)],
-  ['DELIVERY RECORD (continued)', ...Array.from({ length: 25 }, (_, i) => `Crate ${i + 25}: timber offcuts, ${(i % 3) + 2} bundles, checked`)],
+  ['DELIVERY RECORD', 'Delivery note number: DN-40417', ...Array.from({ length: 14 }, (_, i) => `Crate ${i + 1}: assorted fasteners, ${(i % 4) + 1} boxes, checked`)],
+  ['DELIVERY RECORD (continued)', ...Array.from({ length: 14 }, (_, i) => `Crate ${i + 15}: timber offcuts, ${(i % 3) + 2} bundles, checked`)],
   ['DELIVERY RECORD (last page)', 'Received in good order by the customer:', 'Customer: Harbour Dental Practice', 'Signed on delivery.'],
 ];
 
