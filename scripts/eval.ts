@@ -10,6 +10,7 @@ import type { DateOrder } from './eval/normalise.js';
 import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
 import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/model-usage.js';
+import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
@@ -57,7 +58,14 @@ interface Dataset {
 }
 
 /** Runs one request; a local run reports the model's calls for the document into `usage`. */
-type Extract = (request: ExtractionRequest, usage: DocumentModelUsage) => Promise<{ result: unknown; engine: string; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }>;
+type Extract = (request: ExtractionRequest, usage: DocumentModelUsage) => Promise<{
+  result: unknown;
+  engine: string;
+  layout: LayoutText | undefined;
+  ingest?: 'cached' | 'fresh';
+  /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
+  confidences?: Record<string, ValueConfidence>;
+}>;
 
 class RequestFailure extends Error {
   constructor(
@@ -120,7 +128,8 @@ async function buildRequest(schema: unknown, documentPath: string): Promise<Extr
   const mimeType = MIME_BY_EXTENSION[extname(documentPath).toLowerCase()];
   if (!mimeType) throw new RequestFailure(null, `${documentPath}: unknown file type`);
   const bytes = await readFile(documentPath);
-  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }] };
+  // evidence is asked for to measure the calibration of its confidence; the object itself does not change
+  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true } };
 }
 
 function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
@@ -145,7 +154,12 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
       throw new RequestFailure(response.status, message);
     }
     if (body === undefined) throw new RequestFailure(response.status, 'response is not JSON');
-    return { result: body, engine: response.headers.get('x-docshape-engine') ?? 'unknown', layout: undefined };
+    const engine = response.headers.get('x-docshape-engine') ?? 'unknown';
+    const wrapped = body as { data?: unknown; evidence?: Record<string, { confidence?: unknown }> };
+    if (typeof wrapped.evidence !== 'object' || wrapped.evidence === null || !('data' in wrapped)) return { result: body, engine, layout: undefined };
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(wrapped.evidence)) if (typeof item?.confidence === 'number') confidences[pointer] = { confidence: item.confidence };
+    return { result: wrapped.data, engine, layout: undefined, confidences };
   };
 }
 
@@ -216,7 +230,12 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
       }
     }
     const answer = await pipeline.answerFromDocument({ ...answerDeps, engine: engineCounting(engine, usage) }, prepared, document, signal);
-    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest };
+    const confidences: Record<string, ValueConfidence> = {};
+    for (const [pointer, item] of Object.entries(answer.evidence?.evidence ?? {})) {
+      const features = answer.evidence?.features.get(pointer);
+      confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
+    }
+    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences };
   };
 
   return {
@@ -246,6 +265,7 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
     const request = await buildRequest(dataset.schema, entry.documentPath);
     const outcome = await extract(request, usage);
     const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
+    if (outcome.confidences) run.confidences = outcome.confidences;
     return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error), ...model() };

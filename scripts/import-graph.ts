@@ -14,6 +14,7 @@ const LAYERS: Record<string, string[]> = {
   base: [],
   ingest: ['base'],
   extract: ['ingest', 'base'],
+  evidence: ['extract', 'ingest', 'base'],
   'engines/rules/core': ['extract', 'ingest', 'base'],
   'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'base'],
   'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'base'],
@@ -21,10 +22,11 @@ const LAYERS: Record<string, string[]> = {
   'engines/llm/backends': ['extract', 'ingest', 'base'],
   'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'base'],
   engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'base'],
-  pipeline: ['engines', 'extract', 'ingest', 'base'],
-  metrics: ['pipeline', 'extract', 'ingest', 'base'],
-  http: ['metrics', 'pipeline', 'extract', 'ingest', 'base'],
-  app: ['http', 'metrics', 'pipeline', 'engines', 'extract', 'ingest', 'base'],
+  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'base'],
+  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
+  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'base'],
+  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'base'],
+  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */
@@ -36,7 +38,7 @@ const ROOT_FILES: Record<string, string> = {
   'services.ts': 'pipeline',
   'app.ts': 'app',
   'main.ts': 'app',
-  'cli.ts': 'app',
+  'cli.ts': 'cli',
 };
 
 /** Paths relative to src/, e.g. "engines/llm/prompt.ts", mapped to the src/ files they import. */

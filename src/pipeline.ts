@@ -1,7 +1,9 @@
 import type { DateConfig, DateOrderSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
-import type { Engine, ExtractionOptions } from './extract/engine.js';
+import { crossCheckerFor } from './engines/cross-check.js';
+import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
+import type { Engine, Extraction, ExtractionInput, ExtractionOptions } from './extract/engine.js';
 import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
@@ -35,6 +37,8 @@ export interface PipelineDeps {
 export interface RequestOptions {
   /** How to read 03/04/2024; overrides DATE_ORDER for this request. */
   dateOrder?: DateOrderSetting;
+  /** Answer {data, evidence}: where each value was read and how sure docshape is of it (evidence/). */
+  evidence?: boolean;
 }
 
 export interface ExtractionRequest {
@@ -76,6 +80,8 @@ export interface Answer {
   layout: LayoutText;
   /** The options the engine was given (the date order settled). */
   options: ExtractionOptions;
+  /** Per-value evidence, when the request asked for it. */
+  evidence?: EvidenceReport;
   timings: Pick<StageTimings, 'extract' | 'validate'>;
 }
 
@@ -111,6 +117,7 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const extraction = await deps.engine.extract({ compiled, document, layout, options, signal, pageImages });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
+  const evidence = prepared.options.evidence ? await explain(final, deps.engine, { compiled, document, layout, options, signal }) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
@@ -118,8 +125,29 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
     engine: deps.engine.name,
     layout,
     options,
+    ...(evidence ? { evidence } : {}),
     timings: { extract: validateStarted - extractStarted, validate: finished - validateStarted },
   };
+}
+
+/**
+ * Evidence for a finalized answer. An answer from a language model is read
+ * again by the rules engine (milliseconds, no model call): where the two
+ * agree the value is far more likely right, and where they differ a
+ * reviewer should look.
+ */
+async function explain(final: ReturnType<typeof finalize>, engine: Engine, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+  let crossCheck: Extraction | undefined;
+  const checker = crossCheckerFor(engine);
+  if (checker) {
+    try {
+      crossCheck = finalize(await checker.extract(input), input.compiled, input.options);
+    } catch {
+      // the second reading only adds to the confidence; without it the model's values stand alone
+      input.signal.throwIfAborted();
+    }
+  }
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}) });
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
@@ -139,6 +167,11 @@ export async function runExtraction(deps: PipelineDeps, request: ExtractionReque
     stats,
     document,
   };
+}
+
+/** The body POST /v1/ answers (and the CLI prints): the object itself, or with options.evidence {data, evidence}. */
+export function responseBody(answer: Pick<Answer, 'result' | 'evidence'>, options: RequestOptions | undefined): unknown {
+  return options?.evidence ? { data: answer.result, evidence: answer.evidence?.evidence ?? {} } : answer.result;
 }
 
 export function formatServerTiming(timings: StageTimings, engine: string): string {

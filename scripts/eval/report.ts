@@ -1,4 +1,5 @@
 import type { LayoutText } from '../../src/ingest/layout.js';
+import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
 import { modelSummaryLines, summariseModel, type ModelSummary } from './model-summary.js';
@@ -20,7 +21,7 @@ import {
 
 /** One document as the runner saw it: the result, or why there is none. */
 export type DocumentRun = (
-  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh' }
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh'; confidences?: Record<string, ValueConfidence> }
   | { id: string; ok: false; seconds: number; status: number | null; message: string }
 ) & {
   /** What the language model did for the document (local runs with a model engine). */
@@ -84,6 +85,8 @@ export interface DatasetReport {
   latency: { medianSeconds: number | null; p95Seconds: number | null };
   /** The language model's calls, tokens, speed and grounding, when a model answered. */
   model?: ModelSummary;
+  /** Calibration of the per-value confidence; null when the runs gave none (a service without evidence). */
+  calibration: (CalibrationSummary & { sampleList: CalibrationSample[] }) | null;
   errors: { id: string; status: number | null; message: string }[];
   details: DocumentDetail[];
 }
@@ -195,6 +198,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
 
   const engines: Record<string, number> = {};
   for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
+  const calibration = calibrationOf(input, options);
   const seconds = input.documents.map(({ run }) => run.seconds);
 
   return {
@@ -218,9 +222,24 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
     },
     latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
     ...(model ? { model } : {}),
+    calibration,
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
   };
+}
+
+/** Samples of every document whose run gave confidences; a failed document's labelled values count as not covered. */
+function calibrationOf(input: DatasetInput, options: { dateOrder: DateOrder }): DatasetReport['calibration'] {
+  if (!input.documents.some(({ run }) => run.ok && run.confidences !== undefined)) return null;
+  const sampleList: CalibrationSample[] = [];
+  let labelled = 0;
+  for (const { id, expected, run } of input.documents) {
+    const predicted = run.ok && typeof run.result === 'object' && run.result !== null ? (run.result as Record<string, unknown>) : {};
+    const found = calibrationSamples(id, input.kinds, expected, predicted, (run.ok ? run.confidences : undefined) ?? {}, input.nullMeaning, options);
+    sampleList.push(...found.samples);
+    labelled += found.labelled;
+  }
+  return { ...summariseCalibration(sampleList, labelled), sampleList };
 }
 
 // ---------------------------------------------------------------------------
@@ -322,6 +341,29 @@ function falseNullsTable(report: DatasetReport): Table {
   };
 }
 
+/** The reliability table: confidence buckets against the share of their values that are right. */
+export function reliabilityTable(summary: CalibrationSummary): Table {
+  return {
+    headers: ['confidence', 'values', 'mean confidence', 'share right'],
+    rows: summary.buckets.map((bucket) => [
+      `${bucket.from.toFixed(1)}-${bucket.to.toFixed(1)}`,
+      String(bucket.count),
+      decimal(bucket.meanConfidence),
+      percent(bucket.shareRight),
+    ]),
+    right: [false, true, true, true],
+  };
+}
+
+export function calibrationLine(summary: CalibrationSummary): string {
+  const right = summary.precisionAtAccept === null ? 0 : Math.round(summary.precisionAtAccept * summary.accepted);
+  return (
+    `calibration over ${summary.samples} values (strict match): ECE ${decimal(summary.ece)}; ` +
+    `confidence >= ${ACCEPT_AT}: precision ${percent(summary.precisionAtAccept)} (${right}/${summary.accepted}), ` +
+    `coverage ${percent(summary.coverageAtAccept)} of ${summary.labelled} labelled values`
+  );
+}
+
 function missesTable(report: DatasetReport): Table {
   return {
     headers: ['document', 'field', 'expected', 'context'],
@@ -344,7 +386,7 @@ function truncate(text: string, max: number): string {
 
 function overviewTable(report: EvalReport): Table {
   return {
-    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'median s', 'p95 s', 'engine'],
+    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'P@0.9', 'cov@0.9', 'ECE', 'median s', 'p95 s', 'engine'],
     rows: report.datasets.map((dataset) => [
       dataset.name,
       String(dataset.documents),
@@ -353,11 +395,14 @@ function overviewTable(report: EvalReport): Table {
       percent(dataset.micro.accuracy),
       decimal(dataset.pairF1.f1),
       dataset.evidence.available ? percent(dataset.evidence.overall.recall) : 'n/a',
+      dataset.calibration ? percent(dataset.calibration.precisionAtAccept) : 'n/a',
+      dataset.calibration ? percent(dataset.calibration.coverageAtAccept) : 'n/a',
+      dataset.calibration ? decimal(dataset.calibration.ece) : 'n/a',
       decimal(dataset.latency.medianSeconds, 1),
       decimal(dataset.latency.p95Seconds, 1),
       engineText(dataset),
     ]),
-    right: [false, true, true, true, true, true, true, true, true, false],
+    right: [false, true, true, true, true, true, true, true, true, true, true, true, false],
   };
 }
 
@@ -377,6 +422,7 @@ export function renderText(report: EvalReport): string {
   const table = (t: Table) => formatTable(t.headers, t.rows, t.right);
   for (const dataset of report.datasets) {
     out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
+    if (dataset.calibration) out.push(calibrationLine(dataset.calibration), table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('false nulls (values the grounding check nulled that the labels say were right):', table(falseNullsTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
@@ -396,7 +442,8 @@ export function renderMarkdown(report: EvalReport): string {
     '',
     'Accuracy counts a field right when the normalised values match (amounts as decimals, dates as dates); "accuracy" also accepts names/addresses with ANLS >= 0.5. ' +
       'Fields whose ground truth is null are not in the accuracy; they are counted as "null-GT: predicted null / predicted value". ' +
-      'Evidence recall is the share of expected values found in the layout text the engine read; "wrong w/ evidence" counts wrong fields whose value was in the text.',
+      'Evidence recall is the share of expected values found in the layout text the engine read; "wrong w/ evidence" counts wrong fields whose value was in the text. ' +
+      'Calibration judges the confidence the service gives each value (options.evidence) by the strict match: P@0.9 is the share right among values with confidence >= 0.9, cov@0.9 the share of labelled values returned with confidence >= 0.9, ECE the expected calibration error over ten buckets.',
     '',
     '## Overview',
     '',
@@ -405,6 +452,7 @@ export function renderMarkdown(report: EvalReport): string {
   ];
   for (const dataset of report.datasets) {
     out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
+    if (dataset.calibration) out.push('### Calibration', '', calibrationLine(dataset.calibration), '', table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('### False nulls', '', table(falseNullsTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');

@@ -24,6 +24,16 @@ export interface ValueSource {
    * share of the value found in the text.
    */
   score?: number;
+  /** When the engine chose the value among other candidates: how many, and by how much it won. */
+  competition?: Competition;
+}
+
+/** How a value was chosen among the candidates an engine found for the same property. */
+export interface Competition {
+  /** Other distinct values that were candidates. */
+  rivals: number;
+  /** How far the chosen candidate's strength was ahead of the best rival's, 0..1 (1 without a rival). */
+  margin: number;
 }
 
 /** JSON Pointer (RFC 6901) of a value in the extracted object, e.g. "/line_items/2/amount" -> where it was read. */
@@ -71,12 +81,28 @@ export class PointerMoves {
   }
 }
 
-/** One value read from two places: the words of both, and the weaker score. */
+/** One value read from two places: the words of both, and the weaker score; no single choice among candidates is left to describe. */
 export function combineSources(a: ValueSource, b: ValueSource): ValueSource {
   const words = [...a.words];
   for (const ref of b.words) if (!words.some((known) => sameWord(known, ref))) words.push(ref);
   const score = a.score === undefined ? b.score : b.score === undefined ? a.score : Math.min(a.score, b.score);
   return score === undefined ? { words } : { words, score };
+}
+
+/**
+ * The competition a chosen value won: candidates with another value are its
+ * rivals, and the margin is how far its strength exceeds the best of them.
+ * `sameValue` says when two candidates name the same value ("9.00" under
+ * "Total" and again under "Amount due").
+ */
+export function competitionAmong<T>(chosen: T, candidates: readonly T[], strength: (candidate: T) => number, sameValue: (a: T, b: T) => boolean): Competition {
+  const rivals: T[] = [];
+  for (const candidate of candidates) {
+    if (!sameValue(candidate, chosen) && !rivals.some((rival) => sameValue(rival, candidate))) rivals.push(candidate);
+  }
+  const best = Math.max(...candidates.filter((c) => !sameValue(c, chosen)).map(strength));
+  const margin = rivals.length === 0 ? 1 : Math.min(1, Math.max(0, strength(chosen) - best));
+  return { rivals: rivals.length, margin };
 }
 
 /** Item `index` of the list at `listPointer` was removed: its provenance goes, the items after it move up. */

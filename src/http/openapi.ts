@@ -28,6 +28,9 @@ const REQUEST_DESCRIPTIONS: Record<string, string> = {
   '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')}; the bytes must match it.`,
   '/properties/contents/items/properties/data': 'The file, standard or URL-safe base64; a data:<mime>;base64, prefix is accepted.',
   '/properties/options': 'How to extract; every member is optional and an unknown one is a 400.',
+  '/properties/options/properties/dateOrder': 'How to read a numeric date like 03/04/2024: dmy, mdy, or auto (from the document); overrides DATE_ORDER.',
+  '/properties/options/properties/evidence':
+    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence).',
 };
 
 /** Follows an unescaped JSON Pointer made only of object keys; undefined where the schema has no such member. */
@@ -123,15 +126,20 @@ const EVIDENCE_SCHEMAS: JsonObject = {
       page: { type: 'integer', minimum: 0, description: '0-based page (frame) of that file.' },
       bbox: { $ref: '#/components/schemas/PageBox' },
       boxes: { type: 'array', items: { $ref: '#/components/schemas/PageBox' }, description: 'One box per line for values spanning lines.' },
-      text: { type: 'string', description: 'The document text the value was read from.' },
+      text: { type: 'string', description: 'The document text the value was read from (a computed value: what it was computed from), a line break between lines.' },
       source: { enum: ['text-layer', 'ocr'] },
-      ocrConfidence: { type: 'number', minimum: 0, maximum: 1 },
-      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      ocrConfidence: { type: 'number', minimum: 0, maximum: 1, description: 'The lowest OCR confidence among the words, when OCR read them.' },
+      confidence: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: 'Probability that the value is right, calibrated on labelled documents (README "Evidence and confidence"). A value no document word supports is listed with a low confidence and no box.',
+      },
     },
   },
   PageBox: {
     type: 'array',
-    description: '[x0, y0, x1, y1] as fractions of the page width and height, origin top-left.',
+    description: '[x0, y0, x1, y1] as fractions of the width and height of the page as sent (a photo OCR read turned included), origin top-left.',
     items: { type: 'number', minimum: 0, maximum: 1 },
     minItems: 4,
     maxItems: 4,

@@ -14,6 +14,7 @@ export interface ExtractionRequestBody {
 /** The request's `options`, one line each (the type is RequestOptions in pipeline.ts); any other key is a 400 naming it. */
 const OPTION_SCHEMAS: Record<keyof RequestOptions, object> = {
   dateOrder: { type: 'string', enum: DATE_ORDERS },
+  evidence: { type: 'boolean' },
 };
 
 /** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */

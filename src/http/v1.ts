@@ -2,24 +2,15 @@ import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
 import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
-import { formatServerTiming, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
+import { formatServerTiming, responseBody, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
 import { parseExtractionRequest } from './request-schema.js';
+import { untilAborted } from '../util/until-aborted.js';
 
 export const ENGINE_HEADER = 'x-docshape-engine';
 
 function timeLimit(ms: number): AppError {
   return new AppError('timeout', `request exceeded the time limit of ${ms} ms (REQUEST_TIMEOUT_MS)`);
-}
-
-/** Rejects with the signal's reason as soon as it aborts, so a 504 is sent on time even if a stage cannot be interrupted. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortController {
@@ -57,6 +48,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
       'extraction done',
     );
     onExtracted?.(outcome);
-    res.status(200).json(outcome.result);
+    // Without options.evidence the answer is the object itself, as it always was.
+    res.status(200).json(responseBody(outcome, body.options));
   };
 }

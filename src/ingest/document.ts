@@ -26,14 +26,34 @@ export interface Line {
   words: Word[];
 }
 
+/** An affine map [a, b, c, d, e, f]: (x, y) -> (a x + c y + e, b x + d y + f), as PDF and canvas write it. */
+export type Affine = readonly [number, number, number, number, number, number];
+
+/**
+ * The page as the caller sees it (the file's page, EXIF orientation applied):
+ * its size, in the units of the page's boxes, and the map from the page's
+ * coordinates to it.
+ */
+export interface PageView {
+  width: number;
+  height: number;
+  transform: Affine;
+}
+
 export interface Page {
   /** 0-based index within its file (frame index for GIFs). */
   index: number;
+  /** Size of the frame the word boxes refer to (the page OCR read, which may be turned). */
   width: number;
   height: number;
   /** Where the words came from; 'empty' when neither text layer nor OCR found any. */
   source: WordSource | 'empty';
   lines: Line[];
+  /**
+   * Set when OCR read the page turned by a quarter or straightened: how its
+   * boxes map onto the page the caller sent. Absent, the page is as sent.
+   */
+  shown?: PageView;
 }
 
 export interface DocumentFile {

@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../config.js';
-import { badRequest } from '../errors.js';
+import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import { prepareForOcr, type GreyFrame } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
@@ -23,9 +23,14 @@ interface ImageHeader {
   density: number | undefined;
 }
 
+/**
+ * libvips keeps one error buffer per process, so under concurrent decodes its
+ * message for one file may be another's, or "Unknown error": the caller gets a
+ * stable sentence instead, and the cause stays on the error for the logs.
+ */
 function undecodable(file: DecodedFile, cause: unknown): Error {
-  const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-  return badRequest(`${dataField(file)}: image cannot be decoded (${reason})`);
+  const format = SHARP_FORMAT_BY_MIME[file.mimeType]?.toUpperCase() ?? 'image';
+  return new AppError('bad_request', `${dataField(file)}: image cannot be decoded (the ${format} data is truncated or corrupt)`, { cause });
 }
 
 /** Reads only the header, so an image that is too large is refused before any pixel is decoded. */

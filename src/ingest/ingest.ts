@@ -5,6 +5,7 @@ import type { DecodedFile } from './decode.js';
 import type { Document, DocumentFile, Page, Word } from './document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
+import { isIdentity } from './page-frame.js';
 import type { OcrPool } from './ocr-pool.js';
 import type { PdfProcessor } from './pdf.js';
 import type { GreyRaster } from './raster.js';
@@ -94,10 +95,12 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   const raster = await pending.load();
   signal.throwIfAborted();
   const started = performance.now();
-  // A page OCR found sideways comes back turned: its size is then the turned raster's, which the boxes refer to.
-  const { words, width, height } = await deps.ocr.recognize(raster, signal);
+  // A page OCR found sideways comes back turned: its size is then the turned raster's, which the boxes refer to,
+  // and the page keeps the way back to the raster as sent, for boxes shown to the caller.
+  const { words, width, height, toInput } = await deps.ocr.recognize(raster, signal);
   stats.ocrMs += performance.now() - started;
-  return pageFromWords(pending.index, width, height, words, 'ocr');
+  const page = pageFromWords(pending.index, width, height, words, 'ocr');
+  return isIdentity(toInput) ? page : { ...page, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 
 /**

@@ -7,7 +7,8 @@
 import type Tesseract from 'tesseract.js';
 import type { OcrRotation } from '../config.js';
 import { median } from '../util/median.js';
-import type { Word } from './document.js';
+import type { Affine, Word } from './document.js';
+import { compose, undoQuarterTurn, undoTurnAboutCentre } from './page-frame.js';
 import { chooseThresholding, type Thresholding } from './preprocess.js';
 import type { GreyRaster } from './raster.js';
 
@@ -52,6 +53,8 @@ export interface OcrResult {
   skewDegrees: number;
   /** Recognition passes run for this page: 1 unless OCR_ROTATION=auto retried it (at most 4). */
   passes: number;
+  /** Maps the word boxes onto the raster that was given: undoes the straightening and the quarter turn. */
+  toInput: Affine;
 }
 
 /** What a reading looks like, from the words Tesseract returned. */
@@ -142,12 +145,14 @@ interface Reading {
   words: Word[];
   /** Median slope of the text lines' baselines, in degrees (positive: falling to the right); 0 when no line is long enough. */
   skewDegrees: number;
+  /** How far Tesseract turned the raster about its centre before reading it (clockwise, radians); the boxes are in that frame. */
+  turnedRadians: number;
 }
 
 /** Lines shorter than this (in pixels) say too little about the page's slope. */
 const MIN_BASELINE_LENGTH = 80;
 
-function readingFromBlocks(blocks: Tesseract.Block[] | null): Reading {
+function readingFromBlocks(blocks: Tesseract.Block[] | null, turnedRadians: number): Reading {
   const words: Word[] = [];
   const slopes: number[] = [];
   for (const block of blocks ?? []) {
@@ -166,7 +171,7 @@ function readingFromBlocks(blocks: Tesseract.Block[] | null): Reading {
     }
   }
   const skewDegrees = median(slopes) ?? 0;
-  return { words, skewDegrees };
+  return { words, skewDegrees, turnedRadians };
 }
 
 /**
@@ -189,7 +194,7 @@ export async function recognizeWith(worker: Tesseract.Worker, raster: GreyRaster
     text: false,
     blocks: true,
   });
-  return readingFromBlocks(result.data.blocks);
+  return readingFromBlocks(result.data.blocks, result.data.rotateRadians ?? 0);
 }
 
 /**
@@ -219,6 +224,7 @@ export async function readPage(worker: Tesseract.Worker, raster: GreyRaster, mod
     deskewed: deskewFirst,
     skewDegrees: first.skewDegrees,
     passes,
+    toInput: undoTurnAboutCentre(first.turnedRadians, raster.width, raster.height),
   };
   let bestQuality = ocrQuality(first.words);
   // A page without a single text word is blank, not sideways: nothing to retry.
@@ -229,7 +235,8 @@ export async function readPage(worker: Tesseract.Worker, raster: GreyRaster, mod
     passes++;
     const quality = ocrQuality(reading.words);
     if (quality.score > bestQuality.score) {
-      best = { words: reading.words, width: input.width, height: input.height, rotation, deskewed: true, skewDegrees: reading.skewDegrees, passes };
+      const toInput = compose(undoQuarterTurn(rotation, raster.width, raster.height), undoTurnAboutCentre(reading.turnedRadians, input.width, input.height));
+      best = { words: reading.words, width: input.width, height: input.height, rotation, deskewed: true, skewDegrees: reading.skewDegrees, passes, toInput };
       bestQuality = quality;
     }
   };

@@ -7,6 +7,7 @@
 import { Util, type PageViewport, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';
 import type { BBox, Word } from './document.js';
+import { sameSharePerCharacter, type RunOffsets } from './glyph-widths.js';
 
 /** A page needs OCR when its text layer holds fewer letters/digits than this. */
 const MIN_ALPHANUMERIC_CHARS = 3;
@@ -56,11 +57,12 @@ function roundBox(box: BBox): BBox {
 
 /**
  * Splits each text item into words. Items carry one position and width for a
- * whole run of text, so each word gets a share of the width proportional to
- * its character count. Coordinates go through the viewport (scale 1), giving
+ * whole run of text, so each word gets the share of the width its glyphs
+ * take (`runOffsets`, see glyph-widths.ts; by character count when no font
+ * can be measured). Coordinates go through the viewport (scale 1), giving
  * top-left-origin points on the page as displayed (rotation applied).
  */
-export function wordsFromItems(items: TextItem[], styles: Record<string, TextStyle>, viewport: PageViewport): Word[] {
+export function wordsFromItems(items: TextItem[], styles: Record<string, TextStyle>, viewport: PageViewport, runOffsets: RunOffsets = sameSharePerCharacter): Word[] {
   const done: WordInProgress[] = [];
   let previous: WordInProgress | undefined;
 
@@ -78,15 +80,15 @@ export function wordsFromItems(items: TextItem[], styles: Record<string, TextSty
     const ascent = style?.ascent || DEFAULT_ASCENT;
     const descent = style?.descent || DEFAULT_DESCENT;
     const advance = style?.vertical ? item.height : item.width;
-    const charAdvance = advance / item.str.length;
+    const offsets = runOffsets(item.str, style?.fontFamily, fontSize > 0 ? advance / fontSize : 0);
     const pointAt = (offset: number, rise: number): Point => [
       e + along[0] * offset + up[0] * rise * fontSize,
       f + along[1] * offset + up[1] * rise * fontSize,
     ];
 
     for (const match of item.str.matchAll(/\S+/g)) {
-      const start = match.index * charAdvance;
-      const end = (match.index + match[0].length) * charAdvance;
+      const start = offsets[match.index]! * advance;
+      const end = offsets[match.index + match[0].length]! * advance;
       const bbox = boxAround([pointAt(start, ascent), pointAt(end, ascent), pointAt(start, descent), pointAt(end, descent)]);
       const runsToItemEnd = match.index + match[0].length === item.str.length && !item.hasEOL;
       const openEnd = runsToItemEnd ? pointAt(end, 0) : undefined;

@@ -10,6 +10,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from './raster.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
@@ -20,6 +21,9 @@ const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist
 // "fake worker") at once instead of importing it lazily on the first document.
 const workerModulePath = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(workerModulePath);
+
+/** Glyph advances that cut text runs into words (glyph-widths.ts), loaded once per worker. */
+const runOffsets = measuredRunOffsets() ?? sameSharePerCharacter;
 
 /** Larger embedded images are skipped rather than decoded: a guard against decompression bombs (a 600 dpi A3 scan is ~70 Mpx). */
 const MAX_EMBEDDED_IMAGE_PIXELS = 100_000_000;
@@ -61,7 +65,7 @@ async function readTextPage(doc: PDFDocumentProxy, pageIndex: number): Promise<P
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const items = content.items.filter((item): item is TextItem => isTextItem(item));
-    const words = [...wordsFromItems(items, content.styles, viewport), ...(await readFieldWords(page, viewport))];
+    const words = [...wordsFromItems(items, content.styles, viewport, runOffsets), ...(await readFieldWords(page, viewport))];
     return { index: pageIndex, width: round2(viewport.width), height: round2(viewport.height), words, needsOcr: needsOcr(words) };
   });
 }

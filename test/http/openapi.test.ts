@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { buildOpenApiDocument, supportsEvidence } from '../../src/http/openapi.js';
 import { parseExtractionRequest, requestSchema } from '../../src/http/request-schema.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
-import { closeSharedServices, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { makeTextPdf } from '../fixtures/pdfs.js';
+import { closeSharedServices, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 type Json = Record<string, any>;
 
@@ -94,6 +95,27 @@ describe('OpenAPI document', function () {
     expect(document.paths['/metrics'].get.security).to.deep.equal([{ ApiKey: [] }, { BearerKey: [] }]);
     expect(document.paths['/healthz'].get.security).to.deep.equal([]);
     expect(Object.keys((buildOpenApiDocument({ metrics: false }) as Json).paths)).to.not.include('/metrics');
+  });
+
+  it('publishes the shape of an answer with evidence, and a real one fits it', async () => {
+    const document = buildOpenApiDocument({ metrics: true }) as Json;
+    expect(supportsEvidence()).to.equal(true);
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'openapi.json', components: document.components });
+    const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/ExtractionWithEvidence' });
+    const pdf = await makeTextPdf([['Invoice number: INV-7', 'Total: 12.50']]);
+    const body = {
+      schema: { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' }, po: { type: ['string', 'null'] } } },
+      contents: [{ mimeType: 'application/pdf', data: pdf.toString('base64') }],
+      options: { evidence: true },
+    };
+    const response = await postJson(`${server.url}/v1/`, body);
+    expect(response.status).to.equal(200);
+    expect(validate(response.body), JSON.stringify(validate.errors)).to.equal(true);
+    expect(Object.keys(response.body.evidence)).to.deep.equal(['/invoice_number', '/total']);
+    // and the published shape is not a rubber stamp either
+    expect(validate({ data: {}, evidence: { '/x': { bbox: [0, 0, 2, 1], confidence: 0.5 } } })).to.equal(false);
+    expect(validate({ data: {}, evidence: { '/x': { page: 0 } } })).to.equal(false);
   });
 
   it('offers evidence exactly when the request schema accepts options.evidence', () => {

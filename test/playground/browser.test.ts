@@ -1,8 +1,9 @@
 /**
  * The playground page driven in a real browser (Debian's headless Chromium):
  * key, dropped files, preset schema, run, the values, engine and timings it
- * shows, an error as the service phrased it, and (with a mocked evidence
- * answer) the box drawn over the page. Screenshots go to .test-output/playground/.
+ * shows, an error as the service phrased it, and the per-value evidence the
+ * service gives: confidence beside each value, its box drawn over the page on
+ * hover. Screenshots go to .test-output/playground/.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -130,14 +131,14 @@ describe('playground page in headless Chromium', function () {
     expect(stages).to.deep.equal(['decode', 'ocr', 'extract', 'validate', 'total']);
     expect(await page.isHidden('#error')).to.equal(true);
 
-    // Both files went in one request, and no evidence was asked of a service that does not offer it.
+    // Both files went in one request, and the page asked for the evidence the service offers.
     expect(requests).to.have.length(1);
     const sent = JSON.parse(requests[0]!.postData() ?? '{}');
     expect(sent.contents.map((c: { filename: string; mimeType: string }) => [c.filename, c.mimeType])).to.deep.equal([
       ['invoice.pdf', 'application/pdf'],
       ['receipt.png', 'image/png'],
     ]);
-    expect(sent.options?.evidence).to.equal(undefined);
+    expect(sent.options?.evidence).to.equal(true);
     expect(Buffer.from(sent.contents[1].data, 'base64').equals(receiptPng)).to.equal(true);
 
     await page.screenshot({ path: `${OUTPUT}extraction.png`, fullPage: true });
@@ -180,59 +181,47 @@ describe('playground page in headless Chromium', function () {
     await page.close();
   });
 
-  it('with evidence offered, asks for it and outlines the hovered value on its page, marking low confidence', async () => {
+  it('asks the service for evidence, shows each value\'s confidence, and outlines the hovered value where the service says it was read', async () => {
     const page = await browser!.context.newPage();
     const problems = watchProblems(page);
     // Where the invoice number really is on the page, from the same pdf.js text layer the service reads.
     const [file] = decodeContents([{ mimeType: 'application/pdf', data: invoicePdf.toString('base64') }], { maxFiles: 1 });
     const inspected = (await services.pdf.inspect(file!, 10)).pages[0]!;
     const word = inspected.words.find((w) => w.text === INVOICE_EXPECTED.invoiceNumber)!;
-    const bbox = [word.bbox.x0 / inspected.width, word.bbox.y0 / inspected.height, word.bbox.x1 / inspected.width, word.bbox.y1 / inspected.height];
-    const totalWord = inspected.words.filter((w) => w.text === INVOICE_EXPECTED.total.toFixed(2)).at(-1)!;
-    const totalBox = [totalWord.bbox.x0 / inspected.width, totalWord.bbox.y0 / inspected.height, totalWord.bbox.x1 / inspected.width, totalWord.bbox.y1 / inspected.height];
+    const printed = [word.bbox.x0 / inspected.width, word.bbox.y0 / inspected.height, word.bbox.x1 / inspected.width, word.bbox.y1 / inspected.height];
 
-    // Until issue 12 lands the service does not offer evidence: the test offers it the way the service will.
-    await page.route('**/openapi.json', async (route) => {
-      const spec = await (await route.fetch()).json();
-      spec.components.schemas.ExtractionRequest.properties.options = {
-        type: 'object',
-        properties: { evidence: { type: 'boolean' }, dateOrder: { enum: ['dmy', 'mdy', 'auto'], description: 'How to read 03/04/2024' } },
-      };
-      await route.fulfill({ json: spec });
-    });
     let sentBody: { options?: { evidence?: boolean; dateOrder?: string } } | undefined;
-    await page.route('**/v1/', async (route) => {
-      sentBody = JSON.parse(route.request().postData() ?? '{}');
-      await route.fulfill({
-        status: 200,
-        headers: { 'x-docshape-engine': 'rules', 'server-timing': 'decode;dur=3.0, ocr;dur=0.0, extract;dur=5.0;desc="rules", validate;dur=1.0, total;dur=9.0' },
-        json: {
-          data: { invoice_number: INVOICE_EXPECTED.invoiceNumber, total: INVOICE_EXPECTED.total, po_number: null },
-          evidence: {
-            '/invoice_number': { file: 0, page: 0, bbox, text: INVOICE_EXPECTED.invoiceNumber, source: 'text-layer', confidence: 0.97 },
-            '/total': { file: 0, page: 0, bbox: totalBox, text: '76.20', source: 'text-layer', confidence: 0.41 },
-          },
-        },
-      });
+    let answer: { data: Record<string, unknown>; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
+    });
+    page.on('response', async (response) => {
+      if (response.url().endsWith('/v1/')) answer = await response.json();
     });
 
     await page.goto(`${server.url}/`);
     await page.fill('#api-key', TEST_API_KEY);
     await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
     await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+    await page.selectOption('#preset', 'invoice');
     // Options the service describes become controls; evidence is asked for by the page itself.
-    await page.selectOption('#options select[name="dateOrder"]', { label: 'mdy' });
+    await page.selectOption('#options select[name="dateOrder"]', { label: 'dmy' });
     expect(await page.$$('#options input[name="evidence"]')).to.have.length(0);
     await page.click('#run');
-    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]');
-    expect(sentBody?.options).to.deep.equal({ dateOrder: 'mdy', evidence: true });
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#fields th').length === 3);
+    expect(sentBody?.options).to.deep.equal({ dateOrder: 'dmy', evidence: true });
+    expect(answer?.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
 
-    const confidence = await page.$$eval('#fields tr[data-pointer]', (rows) => rows.map((row) => [row.dataset.pointer, row.children[2]?.textContent, row.classList.contains('review')]));
-    expect(confidence).to.deep.equal([
-      ['/invoice_number', '97%', false],
-      ['/total', '41%', true],
-      ['/po_number', '', false],
-    ]);
+    // Every value shows the confidence the service gave it; values under 0.9 are marked for review.
+    const rows = await page.$$eval('#fields tr[data-pointer]', (trs) => trs.map((row) => ({ pointer: row.dataset.pointer!, shown: row.children[2]?.textContent ?? '', review: row.classList.contains('review') })));
+    const withEvidence = rows.filter((row) => answer!.evidence[row.pointer]);
+    expect(withEvidence.map((row) => row.pointer)).to.have.members(Object.keys(answer!.evidence));
+    for (const row of withEvidence) {
+      const given = answer!.evidence[row.pointer]!;
+      expect(row.shown, row.pointer).to.match(new RegExp(`^${Math.round(given.confidence * 100)}%`));
+      expect(row.review, row.pointer).to.equal(given.confidence < 0.9);
+    }
 
     await page.hover('#fields tr[data-pointer="/invoice_number"]');
     const drawn = await page.$$eval('.page[data-file="0"][data-page="0"] .sheet', ([sheet]) => {
@@ -244,14 +233,51 @@ describe('playground page in headless Chromium', function () {
     });
     expect(drawn).to.have.length(1);
     const tolerance = 0.01;
-    expect(drawn[0]!.low).to.equal(false);
-    [drawn[0]!.x0, drawn[0]!.y0, drawn[0]!.x1, drawn[0]!.y1].forEach((value, i) => expect(value).to.be.closeTo(bbox[i]!, tolerance));
+    expect(drawn[0]!.low).to.equal(answer!.evidence['/invoice_number']!.confidence < 0.9);
+    // drawn where the service says, and that is where the invoice number is printed
+    [drawn[0]!.x0, drawn[0]!.y0, drawn[0]!.x1, drawn[0]!.y1].forEach((value, i) => {
+      expect(value).to.be.closeTo(answer!.evidence['/invoice_number']!.bbox![i]!, tolerance);
+      expect(value).to.be.closeTo(printed[i]!, tolerance);
+    });
+    // the full-page screenshot resizes the view under the mouse: show the box by keyboard focus instead
+    await page.mouse.move(0, 0);
+    await page.focus('#fields tr[data-pointer="/invoice_number"]');
+    expect(await page.$$('.sheet .box')).to.have.length(1);
     await page.screenshot({ path: `${OUTPUT}evidence.png`, fullPage: true });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
-    await page.hover('#fields tr[data-pointer="/total"]');
-    expect(await page.$$eval('.sheet .box', (boxes) => boxes.map((box) => box.className))).to.deep.equal(['box low']);
+    const review = withEvidence.find((row) => row.review);
+    if (review) {
+      await page.hover(`#fields tr[data-pointer="${review.pointer}"]`);
+      expect(await page.$$eval('.sheet .box', (boxes) => boxes.map((box) => box.className))).to.include('box low');
+    }
     await page.hover('h1');
     expect(await page.$$('.sheet .box')).to.have.length(0);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('asks a service that does not offer evidence for none, and shows no confidence column', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    // an older service: its description has no options.evidence
+    await page.route('**/openapi.json', async (route) => {
+      const spec = await (await route.fetch()).json();
+      delete spec.components.schemas.ExtractionRequest.properties.options.properties.evidence;
+      await route.fulfill({ json: spec });
+    });
+    let sentBody: { options?: { evidence?: boolean } } | undefined;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
+    });
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+    await page.selectOption('#preset', 'invoice');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
+    expect(sentBody?.options?.evidence).to.equal(undefined);
+    expect(await page.$$eval('#fields th', (cells) => cells.map((cell) => cell.textContent))).to.deep.equal(['field', 'value']);
     expect(problems).to.deep.equal([]);
     await page.close();
   });

@@ -4,6 +4,7 @@
  * of value is distinctive enough (a lone date, the header name).
  */
 import { matchEnum } from '../../extract/coerce.js';
+import { competitionAmong } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention, findEnumValue } from './core/enums.js';
@@ -17,7 +18,7 @@ import { readingOn, readingSpelled, type Reading } from './core/reading.js';
 import { statedInProse } from './prose/prose-fields.js';
 import { chooseTotal } from './receipts/totals.js';
 import { firstUnlabelledPhone } from './receipts/phones.js';
-import { documentDate, documentTime } from './receipts/stamps.js';
+import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
 import { taxAmountOnLine } from './receipts/taxes.js';
 
 export interface FieldContext {
@@ -39,8 +40,12 @@ export function extractScalar(view: SchemaView, hints: FieldHints, context: Fiel
   // values stated in sentences (contracts, letters): see prose-fields.ts
   const stated = statedInProse(kind, view, hints, context, chosen?.anchor);
   if (stated) return stated.reading;
-  if (chosen) return anchoredReading(chosen, present(chosen.found, kind, view, hints));
+  if (chosen) return { ...anchoredReading(chosen, present(chosen.found, kind, view, hints)), competition: competitionAmong(chosen, candidates, (c) => c.score, sameFoundValue) };
   return fallback(kind, view, hints, context);
+}
+
+function sameFoundValue(a: AnchoredValue, b: AnchoredValue): boolean {
+  return JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
 }
 
 /** A labelled value: the words of the value itself (and of what it was computed from), scored by its label. */
@@ -108,7 +113,7 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
 
 function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const { lines } = context;
-  const text = (at: ReturnType<typeof documentTime>): Reading | null => (at ? readingOn(at.found.text, at) : null);
+  const text = (at: Stamp | undefined): Reading | null => (at ? { ...readingOn(at.found.text, at), competition: at.competition } : null);
   switch (kind) {
     case 'date':
     case 'datetime':
@@ -123,7 +128,7 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     case 'business-name': {
       if (context.inBlock) return blockName(lines);
       const name = findBusinessName(lines, hints.negatives, hints.description);
-      return name ? readingSpelled(name.text, name.text, name.lines) : null;
+      return name ? { ...readingSpelled(name.text, name.text, name.lines), competition: name.competition } : null;
     }
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;

@@ -6,7 +6,7 @@
  * extraction's provenance under the value's JSON Pointer.
  */
 import type { Extraction } from '../../extract/engine.js';
-import { keepPresent, underPointer, type Provenance } from '../../extract/provenance.js';
+import { keepPresent, underPointer, type Provenance, type ValueSource } from '../../extract/provenance.js';
 import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/schema-view.js';
 import type { JsonSchema } from '../../extract/schema.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
@@ -137,8 +137,11 @@ function listOf(readings: Reading[]): FilledValue {
   return { value: readings.map((reading) => reading.value), provenance };
 }
 
-function sourceOf(reading: Reading): { words: Reading['words']; score?: number } {
-  return reading.score === undefined ? { words: reading.words } : { words: reading.words, score: reading.score };
+function sourceOf(reading: Reading): ValueSource {
+  const source: ValueSource = { words: reading.words };
+  if (reading.score !== undefined) source.score = reading.score;
+  if (reading.competition) source.competition = reading.competition;
+  return source;
 }
 
 /** customer.name is searched under "Customer:" / "Bill to:"; vendor.name also in the document header. */

@@ -5,6 +5,7 @@
  * header name without its registration number, an address over three lines)
  * find its words again on those lines with wordsSpelling().
  */
+import type { Competition } from '../../../extract/provenance.js';
 import type { WordRef } from '../../../ingest/document.js';
 import { foldText } from '../../../util/fold-text.js';
 import { wordsInRange, type RuleLine } from './lines.js';
@@ -16,6 +17,8 @@ export interface Reading {
   words: WordRef[];
   /** How sure the strategy is of this reading, 0..1, when it scores its candidates. */
   score?: number;
+  /** How the value won over the other candidates the strategy found, when it chose among several. */
+  competition?: Competition;
 }
 
 /** A typed value found on a line: `found` offsets are in the line's text. */

@@ -27,6 +27,8 @@ interface Column {
   x0: number;
   x1: number;
   field: ItemField | undefined;
+  /** How well the header cell names the field: a column's values are labelled by it. */
+  score?: number;
 }
 
 const MIN_HEADER_SCORE = 0.8;
@@ -34,10 +36,11 @@ const NUMERIC_KINDS = new Set<ValueKind>(['amount', 'number', 'integer', 'percen
 const STOP_LABELS = [...labelsOf('total'), ...labelsOf('subtotal'), ...labelsOf('tax'), ...labelsOf('discount'), ['balance'], ['rounding']];
 const MAX_CONTINUATION_LINES = 2;
 
-/** A row read from a table: its values, and per property the words of its cell. */
+/** A row read from a table: its values, and per property the words of its cell and the strength of its column's header. */
 interface TableRow {
   values: Record<string, unknown>;
   words: Map<string, WordRef[]>;
+  scores: Map<string, number>;
 }
 
 /** The items of a list of objects, and where each of their values was read (pointers into the list). */
@@ -54,7 +57,8 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   for (const header of headers) rows.push(...readRows(lines, header.position, header.columns, fields));
   rows.forEach((row, index) => {
     for (const [name, words] of row.words) {
-      if (row.values[name] !== null) provenance.set(childPointer(childPointer('', index), name), { words });
+      const score = row.scores.get(name);
+      if (row.values[name] !== null) provenance.set(childPointer(childPointer('', index), name), score === undefined ? { words } : { words, score });
     }
   });
   return { items: rows.map((row) => row.values), provenance };
@@ -103,6 +107,7 @@ function matchHeaderCells(line: RuleLine, fields: ItemField[]): Column[] {
     const column = columns[pair.cell]!;
     if (column.field || used.has(pair.field.name)) continue;
     column.field = pair.field;
+    column.score = Math.min(1, pair.score);
     used.add(pair.field.name);
   }
   return columns;
@@ -122,7 +127,7 @@ function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[
     const row = readRow(texts, columns, fields);
     if (isStopLine(line, row, fields)) break;
     if (fitsRow(row, texts, fields)) {
-      rows.push({ values: row.values, words: row.words });
+      rows.push({ values: row.values, words: row.words, scores: row.scores });
       continuation = 0;
       continue;
     }
@@ -180,6 +185,7 @@ interface ReadRow extends TableRow {
 function readRow(texts: ColumnText[], columns: Column[], fields: ItemField[]): ReadRow {
   const values: Record<string, unknown> = {};
   const words = new Map<string, WordRef[]>();
+  const scores = new Map<string, number>();
   for (const field of fields) setOwn(values, field.name, null);
   const filled: ItemField[] = [];
   columns.forEach((column, index) => {
@@ -189,9 +195,10 @@ function readRow(texts: ColumnText[], columns: Column[], fields: ItemField[]): R
     if (value === null) return;
     values[column.field.name] = value;
     words.set(column.field.name, [...texts[index]!.words]);
+    if (column.score !== undefined) scores.set(column.field.name, column.score);
     filled.push(column.field);
   });
-  return { values, words, filled };
+  return { values, words, scores, filled };
 }
 
 function readCell(text: string, field: ItemField): unknown {

@@ -37,7 +37,7 @@ export function statedInProse(kind: ValueKind, view: SchemaView, hints: FieldHin
   // A duration's reader also reads "Term: 12 months" lines, and puts the value in the asked form.
   if (labelled?.opensCell && labelled.score >= SPECIFIC_LABEL && target !== 'duration') return undefined;
   const stated = readProseValue(target, view, hints, context.lines, context.dayFirst);
-  if (stated !== undefined) return { reading: { value: stated.value, words: stated.words, score: Math.min(1, stated.score) } };
+  if (stated !== undefined) return { reading: { value: stated.value, words: stated.words, score: Math.min(1, stated.score), competition: stated.competition } };
   if (labelled) return undefined;
   // in a contract the effective date is stated in words; its first printed date is often another one
   if (target === 'date' && isProseDocument(context.lines)) return { reading: null };

@@ -6,6 +6,7 @@
  * one wins; ties go to the earlier sentence, where contracts state their
  * terms before they cite other documents.
  */
+import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import type { SchemaView } from '../../../extract/schema-view.js';
 import { cuesFor, type ProseTarget } from './cues.js';
 import type { FieldHints } from '../core/labels.js';
@@ -19,11 +20,13 @@ import { durationCandidates } from './prose-terms.js';
 const MIN_DURATION_SCORE = 0.6;
 const MIN_SCORE = 0.5;
 
-/** The property's value read from the document's sentences (with its words and score), or undefined when none is stated. */
-export function readProseValue(target: ProseTarget, view: SchemaView, hints: FieldHints, lines: readonly RuleLine[], dayFirst: boolean): ProseCandidate | undefined {
+/** The property's value read from the document's sentences (with its words, score and the rivals it beat), or undefined when none is stated. */
+export function readProseValue(target: ProseTarget, view: SchemaView, hints: FieldHints, lines: readonly RuleLine[], dayFirst: boolean): (ProseCandidate & { competition: Competition }) | undefined {
   const sentences = readSentences(lines);
   const cues = cuesFor(hints, target);
   const candidates = target === 'date' ? [...dateCandidates(sentences, cues, dayFirst), ...letterDate(lines, dayFirst)] : target === 'duration' ? durationCandidates(sentences, cues, view, hints) : placeCandidates(sentences, cues);
   const best = candidates.sort((a, b) => b.score - a.score || a.position - b.position)[0];
-  return best && best.score >= (target === 'duration' ? MIN_DURATION_SCORE : MIN_SCORE) ? best : undefined;
+  if (!best || best.score < (target === 'duration' ? MIN_DURATION_SCORE : MIN_SCORE)) return undefined;
+  const sameValue = (a: ProseCandidate, b: ProseCandidate) => JSON.stringify(a.value) === JSON.stringify(b.value);
+  return { ...best, competition: competitionAmong(best, candidates, (c) => c.score, sameValue) };
 }

@@ -6,6 +6,7 @@
  * examples show trading names without one ("e.g. 'COSTCO'").
  */
 import { findDates, findTimes } from '../../../extract/dates.js';
+import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import { median } from '../../../util/median.js';
 import { addressEvidence, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
@@ -24,6 +25,8 @@ const TITLE_WORDS = new Set([
 export interface HeaderName {
   text: string;
   lines: RuleLine[];
+  /** The other header lines that could have been the name, and how far this one scored ahead (share of its score). */
+  competition: Competition;
 }
 
 /** The business name in the first lines of the first page, registration numbers removed. */
@@ -32,18 +35,20 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   const typicalHeight = median(top.map(lineHeight)) ?? 1;
   // examples without a legal form ask for the trading name at the top, not the "Stores Ltd" line under it
   const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
-  let best: { score: number; at: number } | undefined;
+  const scored: Array<{ score: number; at: number }> = [];
   top.forEach((line, at) => {
     const score = nameScore(line, at, typicalHeight, negatives, suffixWeight);
-    if (score > 0 && (!best || score > best.score)) best = { score, at };
+    if (score > 0) scored.push({ score, at });
   });
+  const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
   if (!best) return undefined;
+  const competition = competitionAmong(best, scored, (c) => c.score / best.score, (a, b) => a.at === b.at);
   const picked = [top[best.at]!];
   const next = top[best.at + 1];
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
   if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
   const text = picked.map((line) => stripRegistration(mainText(line))).join(' ').replace(/\s+/g, ' ').trim();
-  return text ? { text, lines: picked } : undefined;
+  return text ? { text, lines: picked, competition } : undefined;
 }
 
 /** An address and the lines it was read from. */

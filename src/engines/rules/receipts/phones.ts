@@ -4,6 +4,7 @@
  * without a label only numbers shaped like phone numbers count, and never
  * the number that follows an id label ("GST No", "P.IVA", "Order #").
  */
+import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import type { RuleLine } from '../core/lines.js';
 import { findPhones, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
@@ -16,13 +17,17 @@ const OTHER_NUMBER_WORDS = new Set([
 ]);
 const LABEL_WINDOW = 3;
 
-export function firstUnlabelledPhone(lines: readonly RuleLine[]): LineValue | undefined {
+/** The first phone-shaped number not announced as another number, and the number of other such numbers. */
+export function firstUnlabelledPhone(lines: readonly RuleLine[]): (LineValue & { competition: Competition }) | undefined {
+  const phones: LineValue[] = [];
   for (const line of lines) {
     for (const found of findPhones(line.text)) {
-      if (phoneShaped(found.text) && !announcedAsOther(line, found)) return { line, found };
+      if (phoneShaped(found.text) && !announcedAsOther(line, found)) phones.push({ line, found });
     }
   }
-  return undefined;
+  const first = phones[0];
+  const digits = (phone: LineValue) => phone.found.text.replace(/\D/g, '');
+  return first && { ...first, competition: competitionAmong(first, phones, () => 0, (a, b) => digits(a) === digits(b)) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * hours ("OPEN 8:00AM TO 9:00PM") print times that are no transaction time.
  * A time printed next to a date is the document's timestamp.
  */
+import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
@@ -21,31 +22,44 @@ function glued(text: string, found: Found): boolean {
   return /[\p{L}\p{N}]/u.test(text.charAt(found.start - 1)) || /\p{N}/u.test(text.charAt(found.end));
 }
 
-/** The first date not announced as something else ("Delivery date: ..." is no order date). */
-export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): LineValue | undefined {
+/** The first date not announced as something else ("Delivery date: ..." is no order date), and the others it was preferred to. */
+export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine[], hints: FieldHints, dayFirst: boolean): Stamp | undefined {
+  const dates: LineValue[] = [];
   for (const line of lines) {
     for (const found of findValues(kind, line.text, dayFirst)) {
       if (glued(line.text, found)) continue;
       const before = line.tokens.filter((t) => t.end <= found.start).slice(-3);
-      if (!before.some((t) => hints.negatives.includes(t.norm))) return { line, found };
+      if (!before.some((t) => hints.negatives.includes(t.norm))) dates.push({ line, found });
     }
   }
-  return undefined;
+  return stampOf(dates[0], dates);
 }
 
-/** A time on a line with a date first, else the first time outside a schedule or a range ("9:00 - 17:00"). */
-export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): LineValue | undefined {
-  let first: LineValue | undefined;
+/** A time on a line with a date first, else the first time outside a schedule or a range ("9:00 - 17:00"); and the others. */
+export function documentTime(lines: readonly RuleLine[], dayFirst: boolean): Stamp | undefined {
+  let stamped: LineValue | undefined;
+  const all: LineValue[] = [];
   for (const line of lines) {
     const times = findValues('time', line.text, dayFirst).filter((found) => !glued(line.text, found));
     if (times.length === 0 || line.tokens.some((t) => SCHEDULE_WORDS.has(t.norm))) continue;
     const ranged = (found: Found): boolean => times.some((other) => other !== found && /^\s*(?:-|–|to|till|until)\s*$/i.test(between(line.text, found, other)));
     const usable = times.filter((found) => !ranged(found));
     if (usable.length === 0) continue;
-    if (findValues('date', line.text, dayFirst).length > 0) return { line, found: usable[0]! };
-    first ??= { line, found: usable[0]! };
+    if (!stamped && findValues('date', line.text, dayFirst).length > 0) stamped = { line, found: usable[0]! };
+    for (const found of usable) all.push({ line, found });
   }
-  return first;
+  return stampOf(stamped ?? all[0], all);
+}
+
+/** A value chosen by its place among others of its kind, none stronger than another. */
+export interface Stamp extends LineValue {
+  competition: Competition;
+}
+
+function stampOf(chosen: LineValue | undefined, all: readonly LineValue[]): Stamp | undefined {
+  if (!chosen) return undefined;
+  const sameValue = (a: LineValue, b: LineValue) => JSON.stringify(a.found.value) === JSON.stringify(b.found.value);
+  return { ...chosen, competition: competitionAmong(chosen, all, () => 0, sameValue) };
 }
 
 function between(text: string, a: Found, b: Found): string {

@@ -1,0 +1,112 @@
+/**
+ * How sure docshape is of a value: the probability that it is right, from
+ * its features (features.ts). Not a formula tuned by hand: a small logistic
+ * model per kind of value, fitted on labelled documents by
+ * scripts/fit-confidence.ts (which writes confidence-model.ts) and judged by
+ * calibration (values given 0.9 should be right nine times in ten).
+ *
+ * An answer from a language model is also read by the rules engine; the
+ * model's value is then scored with Bayes' rule from the rules reading's own
+ * calibrated confidence and whether the two agree (`combineReadings`).
+ */
+import { CONFIDENCE_MODEL } from './confidence-model.js';
+import type { ValueFeatures, ValueKind } from './features.js';
+
+/** The fitted constants (a plain literal, checked against the types here). */
+const FITTED: ConfidenceModel = CONFIDENCE_MODEL;
+
+/** The inputs of the logistic model, in the order of its weights. */
+export const FEATURE_NAMES = [
+  'textLayer',
+  'ocrMin',
+  'notLocated',
+  'multiline',
+  'unscored',
+  'score',
+  'rivals',
+  'contested',
+  'repeated',
+  'addsUp',
+  'irregular',
+] as const;
+
+export interface KindModel {
+  intercept: number;
+  /** One per FEATURE_NAMES entry. */
+  weights: number[];
+}
+
+/** Fitted on the documents it names; `combine` are the constants for a language model's answer checked against the rules engine. */
+export interface ConfidenceModel {
+  fittedOn: string;
+  features: readonly string[];
+  kinds: Record<ValueKind, KindModel>;
+  combine: ReadingCombination;
+}
+
+/**
+ * Bayes' rule for two readings: `modelPrior` is how often the language
+ * model's value is right on its own (per kind), `coincidence` how often two
+ * wrong readings still name the same value.
+ */
+export interface ReadingCombination {
+  fitted: boolean;
+  modelPrior: Record<ValueKind, number>;
+  coincidence: number;
+}
+
+/** OCR confidences above this count as this (an engine's 0.9999 is no surer than its 0.999). */
+const MAX_OCR_CONFIDENCE = 0.999;
+
+/** The model's inputs for one value: interpretable numbers, each 0..1 or a small count. */
+export function featureVector(features: ValueFeatures): number[] {
+  const contested = features.rivals !== undefined && features.rivals > 0 ? 1 - (features.margin ?? 0) : 0;
+  // OCR confidence as "how sure": -ln(1 - c), so that 0.9 -> 0.95 counts as much as 0.8 -> 0.9; a text layer (1) is as sure as the surest OCR
+  const sure = (confidence: number) => -Math.log(1 - Math.min(confidence, MAX_OCR_CONFIDENCE));
+  return [
+    features.textLayer ? 1 : 0,
+    sure(features.ocrMin),
+    features.located ? 0 : 1,
+    features.lines > 1 ? 1 : 0,
+    features.score === undefined ? 1 : 0,
+    features.score ?? 0,
+    Math.log1p(features.rivals ?? 0),
+    contested,
+    features.repeats > 0 ? 1 : 0,
+    features.addsUp ? 1 : 0,
+    features.irregular ? 1 : 0,
+  ];
+}
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** The probability that a value read by the rules engine (or any engine on its own) is right. */
+export function singleReadingConfidence(features: ValueFeatures, model: ConfidenceModel = FITTED): number {
+  const { intercept, weights } = model.kinds[features.kind];
+  const inputs = featureVector(features);
+  let logit = intercept;
+  inputs.forEach((input, i) => (logit += (weights[i] ?? 0) * input));
+  return sigmoid(logit);
+}
+
+/**
+ * A language model's value, knowing the rules engine's reading of the same
+ * property: `rulesConfidence` is that reading's calibrated confidence
+ * (undefined when the rules engine found nothing there).
+ *   agrees:  P = m r / (m r + (1 - m)(1 - r) c)
+ *   differs: P = m (1 - r) / (m (1 - r) + (1 - m)(r + (1 - r)(1 - c)))
+ *   none:    P = m
+ * with m the model's prior for the kind (halved as the value's words spell
+ * it less exactly) and c the coincidence rate.
+ */
+export function combineReadings(kind: ValueKind, agreement: 'agrees' | 'differs' | 'none', rulesConfidence: number | undefined, exactness: number, combination: ReadingCombination = FITTED.combine): number {
+  // a value the model wrote that the document does not spell is half as likely (one it does not hold at all, a guess)
+  const m = combination.modelPrior[kind] * (0.5 + 0.5 * exactness);
+  const c = combination.coincidence;
+  const r = rulesConfidence ?? 0;
+  if (agreement === 'agrees' && rulesConfidence !== undefined) return (m * r) / (m * r + (1 - m) * (1 - r) * c);
+  if (agreement === 'differs' && rulesConfidence !== undefined) return (m * (1 - r)) / (m * (1 - r) + (1 - m) * (r + (1 - r) * (1 - c)));
+  return m;
+}

@@ -1,0 +1,87 @@
+/**
+ * Per-value evidence for an answer (the request option `evidence`): for the
+ * JSON Pointer of every non-null leaf of the answer, where it was read
+ * (locate.ts) and how sure docshape is of it (confidence.ts). A value no word
+ * of the document supports is still listed, with a low confidence and no
+ * box: it is never dropped.
+ */
+import type { Extraction } from '../extract/engine.js';
+import type { JsonSchema } from '../extract/json-schema.js';
+import type { Document } from '../ingest/document.js';
+import { foldText } from '../util/fold-text.js';
+import { childPointer, valueAtPointer } from '../util/json-pointer.js';
+import { combineReadings, singleReadingConfidence } from './confidence.js';
+import { DocumentIndex } from './document-index.js';
+import { valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
+import { locate, type Location } from './locate.js';
+
+export interface ValueEvidence extends Partial<Location> {
+  /** Probability that the value is right, 0..1. */
+  confidence: number;
+}
+
+/** JSON Pointer -> evidence, in the answer's order. */
+export type EvidenceMap = Record<string, ValueEvidence>;
+
+export interface EvidenceReport {
+  evidence: EvidenceMap;
+  /** What each confidence was computed from (the eval's calibration and the fit use them). */
+  features: Map<string, ValueFeatures>;
+}
+
+/** The answer to explain, and, when a language model gave it, the rules engine's reading of the same document. */
+export interface EvidenceInput {
+  answer: Extraction & { value: Record<string, unknown> };
+  document: Document;
+  schema: JsonSchema;
+  /** The rules engine's finalized reading, when the answer came from another engine. */
+  crossCheck?: Extraction;
+}
+
+/** Pointers of every leaf that holds a value (strings, numbers, booleans), in document order of the answer. */
+export function leafPointers(value: unknown, pointer = ''): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => leafPointers(item, childPointer(pointer, index)));
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => leafPointers(item, childPointer(pointer, key)));
+  return [pointer];
+}
+
+export function buildEvidence(input: EvidenceInput): EvidenceReport {
+  const context: FeatureContext = { document: input.document, index: new DocumentIndex(input.document), schema: input.schema };
+  const evidence: EvidenceMap = {};
+  const features = new Map<string, ValueFeatures>();
+  for (const pointer of leafPointers(input.answer.value)) {
+    const value = valueAtPointer(input.answer.value, pointer);
+    const source = input.answer.provenance.get(pointer);
+    const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
+    const found = valueFeatures(pointer, value, source, agreement, context);
+    features.set(pointer, found);
+    const confidence = input.crossCheck ? crossCheckedConfidence(pointer, found, input.crossCheck, context) : singleReadingConfidence(found);
+    const location = source ? locate(source.words, input.document) : undefined;
+    evidence[pointer] = { ...(location ?? {}), confidence: Math.round(confidence * 1000) / 1000 };
+  }
+  return { evidence, features };
+}
+
+/** A language model's value weighed against the rules engine's reading of the same property. */
+function crossCheckedConfidence(pointer: string, features: ValueFeatures, crossCheck: Extraction, context: FeatureContext): number {
+  const rulesValue = valueAtPointer(crossCheck.value, pointer);
+  const rulesConfidence =
+    rulesValue === null || rulesValue === undefined || typeof rulesValue === 'object'
+      ? undefined
+      : singleReadingConfidence(valueFeatures(pointer, rulesValue, crossCheck.provenance.get(pointer), 'none', context));
+  if (features.agreement === 'none' || rulesConfidence === undefined) return combineReadings(features.kind, 'none', undefined, features.exactness);
+  return combineReadings(features.kind, features.agreement, rulesConfidence, features.exactness);
+}
+
+/** Whether the other reading holds the same value at the same place. */
+export function agreementAt(pointer: string, value: unknown, other: unknown): Agreement {
+  const theirs = valueAtPointer(other, pointer);
+  if (theirs === null || theirs === undefined || typeof theirs === 'object') return 'none';
+  return sameValue(value, theirs) ? 'agrees' : 'differs';
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) < 0.005;
+  return foldText(String(a)) === foldText(String(b));
+}

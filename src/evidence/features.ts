@@ -1,0 +1,171 @@
+/**
+ * What docshape knows about one value of an answer, whatever engine read it:
+ * the words it was read from (found at all, how exactly they spell it, how
+ * sure OCR was of them), what the engine says about its choice (the
+ * strength of the label that pointed at it, the rivals it beat), what the
+ * document says (the value printed again, amounts that add up to it) and
+ * whether a second, independent reading agrees. confidence.ts turns these
+ * into a probability.
+ */
+import { parseNumber } from '../extract/coerce.js';
+import { findDates, findTimes } from '../extract/dates.js';
+import type { ValueSource } from '../extract/provenance.js';
+import { viewSchema, type SchemaView } from '../extract/schema-view.js';
+import type { JsonSchema } from '../extract/json-schema.js';
+import { wordAt, type Document } from '../ingest/document.js';
+import { foldText } from '../util/fold-text.js';
+import { splitPointer } from '../util/json-pointer.js';
+import type { DocumentIndex } from './document-index.js';
+
+/**
+ * The shape of a value, which decides how it goes wrong: dates and amounts
+ * are read whole or not at all, times lose their am/pm, short codes (phones,
+ * ids) a digit, names and long texts (addresses) a letter or a line.
+ */
+export const VALUE_KINDS = ['date', 'time', 'amount', 'code', 'name', 'text'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
+
+/** A second reading of the same value by another engine: the same value, another one, or none (no value, or no second reading). */
+export type Agreement = 'agrees' | 'differs' | 'none';
+
+export interface ValueFeatures {
+  kind: ValueKind;
+  /** Some of its words are in the Document. */
+  located: boolean;
+  /** How exactly the words spell the value, 0..1 (a date re-printed or an amount parsed counts as spelled when it is the same date or number). */
+  exactness: number;
+  /** All of its words come from a PDF's text layer (no OCR). */
+  textLayer: boolean;
+  /** Lowest OCR confidence among its words (1 for text-layer words; 0 when not located): a value is as sure as its weakest word. */
+  ocrMin: number;
+  /** Lines the value spans. */
+  lines: number;
+  /** The engine's score for the reading (a label's strength), when it gave one. */
+  score: number | undefined;
+  /** Distinct other values the engine weighed for it, and how far this one was ahead. */
+  rivals: number | undefined;
+  margin: number | undefined;
+  /** Other lines of the document that print the same value. */
+  repeats: number;
+  /** For amounts: two other printed amounts add up to it or differ by it. */
+  addsUp: boolean;
+  /** The value does not look like a value of its kind: a date in another century, a name opening with "&", brackets left open. */
+  irregular: boolean;
+  agreement: Agreement;
+}
+
+/** Words of a value beyond which it is long text rather than a name. */
+const NAME_MAX_WORDS = 8;
+
+/** The schema node a pointer of the answer lands on. */
+export function schemaAt(root: JsonSchema, pointer: string): SchemaView {
+  let view = viewSchema(root, root);
+  for (const token of splitPointer(pointer)) {
+    const next = /^\d+$/.test(token) && view.items !== undefined ? view.items : (view.properties[token] ?? true);
+    view = viewSchema(next, root);
+  }
+  return view;
+}
+
+export function valueKind(value: unknown, view: SchemaView, lines: number): ValueKind {
+  if (view.format === 'date' || view.format === 'date-time') return 'date';
+  if (typeof value === 'number') return 'amount';
+  if (typeof value !== 'string') return 'code';
+  const text = value.trim();
+  const dates = findDates(text);
+  if (dates.length === 1 && dates[0]!.text.length >= text.length - 2) return 'date';
+  const times = findTimes(text);
+  if (times.length === 1 && times[0]!.text.length >= text.length - 2) return 'time';
+  if (/\d/.test(text) && parseNumber(text) !== null && !/\p{L}{2}/u.test(text.replace(/^\p{L}{1,3}\.?\s?|\s?\p{L}{1,3}$/u, ''))) return 'amount';
+  const words = text.split(/\s+/).length;
+  if (lines > 1 || words > NAME_MAX_WORDS) return 'text';
+  // digits without letters (a phone, an id) or a short run with digits ("Store 42") is a code
+  return (/\d/.test(text) && !/\p{L}/u.test(text)) || (/\d/.test(text) && words <= 3) ? 'code' : 'name';
+}
+
+/** How exactly `printed` (the words) spells `value`, 0..1. */
+export function exactness(value: unknown, printed: string, kind: ValueKind): number {
+  if (kind === 'date' && typeof value === 'string') {
+    const wanted = findDates(value)[0]?.parts;
+    const found = findDates(printed).map((d) => d.parts);
+    // a date re-printed in another form is spelled when it is the same day, read either way round
+    const sameDay = (day: { year: number; month: number; day: number }) =>
+      wanted !== undefined && day.year === wanted.year && ((day.month === wanted.month && day.day === wanted.day) || (day.month === wanted.day && day.day === wanted.month));
+    if (found.some(sameDay)) return 1;
+  }
+  if (kind === 'amount') {
+    const number = typeof value === 'number' ? value : typeof value === 'string' ? parseNumber(value) : null;
+    const digits = (text: string) => text.replace(/\D/g, '').replace(/^0+/, '');
+    if (number !== null) {
+      const wanted = digits(number.toFixed(2)).replace(/0+$/, '');
+      if (wanted !== '' && digits(printed).includes(wanted)) return 1;
+    }
+  }
+  const a = foldText(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  const b = foldText(printed);
+  if (a === '' || b === '') return 0;
+  if (b.includes(a)) return 1;
+  return Math.max(0, 1 - editDistance(a, b) / Math.max(a.length, b.length));
+}
+
+/** Levenshtein distance; values are short (an address is ~100 characters). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+export interface FeatureContext {
+  document: Document;
+  index: DocumentIndex;
+  schema: JsonSchema;
+}
+
+/** The features of the value at `pointer`, read from `source` (undefined when the engine did not say where). */
+export function valueFeatures(pointer: string, value: unknown, source: ValueSource | undefined, agreement: Agreement, context: FeatureContext): ValueFeatures {
+  const refs = source?.words ?? [];
+  const words = refs.map((ref) => wordAt(context.document, ref)?.word).filter((word) => word !== undefined);
+  const lines = new Set(refs.filter((ref) => wordAt(context.document, ref)).map((ref) => `${ref.file}/${ref.page}/${ref.line}`)).size;
+  const kind = valueKind(value, schemaAt(context.schema, pointer), lines);
+  const printed = words.map((word) => word.text).join(' ');
+  const number = kind === 'amount' ? (typeof value === 'number' ? value : parseNumber(String(value))) : null;
+  return {
+    kind,
+    located: words.length > 0,
+    exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
+    textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
+    ocrMin: words.length > 0 ? Math.min(...words.map((word) => word.confidence)) : 0,
+    lines,
+    score: source?.score,
+    rivals: source?.competition?.rivals,
+    margin: source?.competition?.margin,
+    repeats: number !== null ? context.index.repeats(number, refs) : typeof value === 'string' ? context.index.repeats(value, refs) : 0,
+    addsUp: number !== null && context.index.addsUp(number, refs),
+    irregular: irregular(value, kind),
+    agreement,
+  };
+}
+
+/** Connectors a whole value does not open or close with: it was cut from a longer one ("& TEA LEAF (M) SDN BHD"). */
+const CUT_AT = /^(?:[&+,;:/\-–]|and\b|of\b)|(?:[&+,;/\-–(]|\band|\bof)$/i;
+
+/** Not how a value of its kind is written. */
+export function irregular(value: unknown, kind: ValueKind): boolean {
+  if (typeof value !== 'string') return false;
+  const text = value.trim();
+  const opened = (text.match(/[([{]/g) ?? []).length;
+  const closed = (text.match(/[)\]}]/g) ?? []).length;
+  if (opened !== closed) return true;
+  if (kind === 'date') {
+    const year = findDates(text)[0]?.parts.year;
+    return year !== undefined && (year < 1900 || year > 2100);
+  }
+  if (kind === 'name' || kind === 'text') return CUT_AT.test(text);
+  return false;
+}

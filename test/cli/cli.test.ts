@@ -1,0 +1,276 @@
+/**
+ * The built command (dist/src/cli.js) run as a user runs it, on documents
+ * generated into a temporary folder: batch outputs, --jsonl, a bad file,
+ * exit codes, progress lines, remote mode against a test server, Ctrl-C.
+ * The rules engine and one OCR worker keep each run to a few seconds.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { makeCorruptPng, makeReceiptImage } from '../fixtures/images.js';
+import { INVOICE_EXPECTED, makeInvoicePdf, makeTextPdf } from '../fixtures/pdfs.js';
+import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+const ENV = { PATH: process.env.PATH ?? '', EXTRACTOR: 'rules', OCR_WORKERS: '1', PDF_WORKERS: '1' };
+
+const SCHEMA = {
+  type: 'object',
+  properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } },
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Running {
+  /** Resolves once stderr contains `text`. */
+  stderrShows(text: string): Promise<void>;
+  kill(signal: NodeJS.Signals): void;
+  done: Promise<Run>;
+}
+
+function start(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...ENV, ...extraEnv } });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const waiter of waiters.filter((w) => stderr.includes(w.text))) waiter.resolve();
+  });
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    stderrShows: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (stderr.includes(text)) return resolve();
+        waiters.push({ text, resolve });
+        void done.then(() => reject(new Error(`exited before stderr showed ${JSON.stringify(text)}:\n${stderr}`)));
+      }),
+    kill: (signal) => child.kill(signal),
+    done,
+  };
+}
+
+function run(args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+  return start(args, cwd, extraEnv).done;
+}
+
+type Line = { file: string; status: 'ok' | 'error'; result?: Record<string, unknown>; error?: string; httpStatus?: number; output?: string };
+
+function jsonLines(stdout: string): Line[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Line)
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
+function readJson(path: string): Record<string, any> {
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+}
+
+describe('docshape extract (the command line)', function () {
+  this.timeout(120_000);
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'docshape-cli-'));
+    // Two inputs with the same name in different folders, an image, and a PNG whose pixel data is garbage.
+    mkdirSync(join(dir, 'docs/2024'), { recursive: true });
+    mkdirSync(join(dir, 'docs/2025'), { recursive: true });
+    const invoice = await makeInvoicePdf();
+    writeFileSync(join(dir, 'docs/2024/invoice.pdf'), invoice);
+    writeFileSync(join(dir, 'docs/2025/invoice.pdf'), invoice);
+    writeFileSync(join(dir, 'docs/receipt.png'), await makeReceiptImage('png'));
+    writeFileSync(join(dir, 'docs/broken.png'), makeCorruptPng());
+    writeFileSync(join(dir, 'schema.json'), JSON.stringify(SCHEMA));
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('a batch in this process (--out and --jsonl on a folder with a bad file)', () => {
+    let result: Run;
+    before(async () => {
+      result = await run(['extract', '--schema', 'schema.json', '--out', 'results', '--jsonl', 'docs'], dir);
+    });
+
+    it('exits 1 because one file failed, after extracting the others', () => {
+      expect(result.code, result.stderr).to.equal(1);
+    });
+
+    it('writes one JSON per input, named by its path below the common folder, with the right values', () => {
+      for (const year of ['2024', '2025']) {
+        const answer = readJson(join(dir, `results/${year}/invoice.pdf.json`));
+        expect(answer).to.deep.equal({ invoice_number: INVOICE_EXPECTED.invoiceNumber, invoice_date: INVOICE_EXPECTED.invoiceDateIso, total: INVOICE_EXPECTED.total });
+      }
+      expect(readJson(join(dir, 'results/receipt.png.json')).total).to.equal(6.25);
+    });
+
+    it('records the bad file with the message the API gives, and no answer for it', () => {
+      const failure = readJson(join(dir, 'results/broken.png.error.json'));
+      expect(failure.file).to.equal('docs/broken.png');
+      expect(failure.error).to.match(/^contents\[0\]\.data: image cannot be decoded/);
+      expect(failure.httpStatus).to.equal(400);
+      expect(existsSync(join(dir, 'results/broken.png.json'))).to.equal(false);
+    });
+
+    it('prints one JSON line per input on stdout and nothing else', () => {
+      const lines = jsonLines(result.stdout);
+      expect(lines.map((line) => [line.file, line.status])).to.deep.equal([
+        ['docs/2024/invoice.pdf', 'ok'],
+        ['docs/2025/invoice.pdf', 'ok'],
+        ['docs/broken.png', 'error'],
+        ['docs/receipt.png', 'ok'],
+      ]);
+      expect(lines[0]?.result?.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+      expect(lines[0]?.output).to.equal(join('results', '2024', 'invoice.pdf.json'));
+      expect(lines[2]).to.include({ httpStatus: 400, output: join('results', 'broken.png.error.json') });
+    });
+
+    it('shows progress on stderr as plain lines when stderr is not a terminal', () => {
+      const perFile = result.stderr.split('\n').filter((line) => /^\[\d\/4\] (ok|failed) /.test(line));
+      expect(perFile).to.have.length(4);
+      expect(perFile.find((line) => line.includes('docs/broken.png'))).to.match(/^\[\d\/4\] failed docs\/broken\.png: contents\[0\]\.data/);
+      expect(result.stderr).to.match(/^done: 3 ok, 1 failed of 4 files, 3 pages in /m);
+      expect(result.stderr).not.to.match(/[\r\x1b]/);
+    });
+
+    it('replaces an earlier outcome of the same file when run again', async () => {
+      writeFileSync(join(dir, 'results/receipt.png.error.json'), '{"error":"from an earlier run"}');
+      const again = await run(['extract', '--schema', 'schema.json', '--out', 'results', '--quiet', 'docs/receipt.png'], dir);
+      expect(again.code, again.stderr).to.equal(0);
+      expect(again.stderr).to.equal('');
+      expect(existsSync(join(dir, 'results/receipt.png.error.json'))).to.equal(false);
+      expect(readJson(join(dir, 'results/receipt.png.json')).total).to.equal(6.25);
+    });
+  });
+
+  describe('combined mode (no --out or --jsonl): all files are one request', () => {
+    it('prints one answer for an invoice and a receipt together, as POST /v1/ does with two files', async () => {
+      const result = await run(['extract', '--schema', 'schema.json', '--compact', 'docs/2024/invoice.pdf', 'docs/receipt.png'], dir);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout.trim().split('\n')).to.have.length(1);
+      const answer = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(Object.keys(answer)).to.deep.equal(['invoice_number', 'invoice_date', 'total']);
+      expect(answer.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+    });
+
+    it('--layout prints the text the engine reads, of both files', async () => {
+      const result = await run(['extract', '--schema', 'schema.json', '--layout', 'docs/2024/invoice.pdf', 'docs/receipt.png'], dir);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stdout).to.include(INVOICE_EXPECTED.invoiceNumber).and.to.include('CORNER CAFE');
+    });
+  });
+
+  describe('usage and configuration errors: exit 2 before any work', () => {
+    const cases: Array<[string, string[], RegExp]> = [
+      ['no schema', ['extract', 'docs'], /--schema <schema.json> is required/],
+      ['a file that does not exist', ['extract', '-s', 'schema.json', '--jsonl', 'docs/nope.pdf'], /docs\/nope\.pdf: no such file or folder/],
+      ['a request option with a wrong value', ['extract', '-s', 'schema.json', '--date-order', 'ymd', 'docs'], /--date-order must be one of auto, dmy, mdy/],
+      ['--layout in a batch', ['extract', '-s', 'schema.json', '--layout', '--jsonl', 'docs'], /--layout/],
+      ['an unknown flag', ['extract', '-s', 'schema.json', '--each', 'docs'], /Unknown option '--each'/],
+      ['a service that does not answer', ['extract', '-s', 'schema.json', '--jsonl', '--url', 'http://127.0.0.1:9', 'docs'], /cannot reach the service at http:\/\/127\.0\.0\.1:9/],
+    ];
+    for (const [what, args, message] of cases) {
+      it(what, async () => {
+        const result = await run(args, dir);
+        expect(result.code).to.equal(2);
+        expect(result.stderr).to.match(message);
+        expect(result.stdout).to.equal('');
+      });
+    }
+
+    it('a schema that is not a usable JSON Schema, named as the API names it', async () => {
+      writeFileSync(join(dir, 'bad-schema.json'), JSON.stringify({ type: 'array' }));
+      const result = await run(['extract', '-s', 'bad-schema.json', '--jsonl', 'docs'], dir);
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.match(/^docshape: --schema bad-schema\.json: .*object/m);
+    });
+  });
+
+  describe('remote mode (--url, --api-key) against a running service', () => {
+    let server: RunningServer;
+    before(async () => {
+      server = await startTestServer(await sharedServices());
+    });
+    after(async () => {
+      await server.close();
+      await closeSharedServices();
+    });
+
+    it('gives the same lines as the in-process run, failures included', async () => {
+      const [remote, local] = await Promise.all([
+        run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', TEST_API_KEY, 'docs'], dir),
+        run(['extract', '-s', 'schema.json', '--jsonl', 'docs'], dir),
+      ]);
+      expect(remote.code, remote.stderr).to.equal(1);
+      expect(jsonLines(remote.stdout)).to.deep.equal(jsonLines(local.stdout));
+      expect(remote.stderr).to.include(`sent to ${server.url}/v1/`);
+    });
+
+    it('sends the request options given as flags', async () => {
+      writeFileSync(join(dir, 'ambiguous.pdf'), await makeTextPdf([['Invoice date: 03/04/2024']]));
+      const answers = await Promise.all(
+        ['dmy', 'mdy'].map(async (order) => {
+          const result = await run(['extract', '-s', 'schema.json', '--date-order', order, '--url', server.url, '--api-key', TEST_API_KEY, 'ambiguous.pdf'], dir);
+          expect(result.code, result.stderr).to.equal(0);
+          return (JSON.parse(result.stdout) as { invoice_date: string }).invoice_date;
+        }),
+      );
+      expect(answers).to.deep.equal(['2024-04-03', '2024-03-04']);
+    });
+
+    it('records a file of a type the service does not read, and goes on', async () => {
+      writeFileSync(join(dir, 'notes.txt'), 'not a document');
+      const result = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', TEST_API_KEY, 'notes.txt', 'docs/receipt.png'], dir);
+      expect(result.code, result.stderr).to.equal(1);
+      const [receipt, notes] = jsonLines(result.stdout);
+      expect(notes).to.include({ file: 'notes.txt', status: 'error' });
+      expect(notes?.error).to.match(/^unsupported file type "\.txt": use \.pdf, \.png/);
+      expect(receipt?.result?.total).to.equal(6.25);
+    });
+
+    it('takes the key from DOCSHAPE_API_KEY when --api-key is not given', async () => {
+      const accepted = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, 'docs/receipt.png'], dir, { DOCSHAPE_API_KEY: TEST_API_KEY });
+      expect(accepted.code).to.equal(0);
+      expect(jsonLines(accepted.stdout)[0]?.result?.total).to.equal(6.25);
+      const refused = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, 'docs/receipt.png'], dir, { DOCSHAPE_API_KEY: 'wrong' });
+      expect(refused.code).to.equal(2);
+    });
+
+    it('stops with exit 2 when the service refuses the key, instead of failing every file', async () => {
+      const result = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', 'wrong', 'docs'], dir);
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.match(/refused the API key \(401/);
+      expect(result.stdout).to.equal('');
+    });
+  });
+
+  describe('Ctrl-C', () => {
+    it('starts no new file, lets the one in flight finish, writes what is done and exits 130', async () => {
+      mkdirSync(join(dir, 'many'));
+      const png = await makeReceiptImage('png');
+      for (let i = 0; i < 6; i++) writeFileSync(join(dir, `many/r${i}.png`), png);
+      const running = start(['extract', '-s', 'schema.json', '--out', 'many-out', '--jsonl', '--concurrency', '1', 'many'], dir);
+      await running.stderrShows('[1/6] ok');
+      running.kill('SIGINT');
+      const result = await running.done;
+      expect(result.code, result.stderr).to.equal(130);
+      const lines = jsonLines(result.stdout);
+      // The file in flight when Ctrl-C came finished too.
+      expect(lines.length).to.be.within(2, 5);
+      for (const line of lines) {
+        expect(line.status).to.equal('ok');
+        expect(readJson(join(dir, line.output as string)).total).to.equal(6.25);
+      }
+      expect(result.stderr).to.match(/^interrupted: \d ok, 0 failed of 6 files.*; \d not done$/m);
+    });
+  });
+});

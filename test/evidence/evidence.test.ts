@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { combineReadings, singleReadingConfidence } from '../../src/evidence/confidence.js';
+import { DocumentIndex } from '../../src/evidence/document-index.js';
+import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
+import { exactness, irregular, schemaAt, valueFeatures, valueKind, type ValueFeatures } from '../../src/evidence/features.js';
+import { locate } from '../../src/evidence/locate.js';
+import type { Document, Page } from '../../src/ingest/document.js';
+import { undoQuarterTurn } from '../../src/ingest/page-frame.js';
+import { buildDocument } from '../helpers/document-builder.js';
+
+const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
+
+describe('evidence: where a value was read', () => {
+  const document = buildDocument(['ACME TOOLS LTD', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total: 76.20'], { pageWidth: 600, pageHeight: 800 });
+
+  it('boxes the words as fractions of the page, one box per line when the value spans lines', () => {
+    const address = locate([ref(1, 0), ref(1, 1), ref(1, 2), ref(2, 0), ref(2, 1), ref(2, 2)], document)!;
+    expect(address).to.include({ file: 0, page: 0, text: '12 Harbour Road\nBristol BS1 4DJ', source: 'text-layer' });
+    expect(address.boxes).to.have.length(2);
+    const [first, second] = address.boxes!;
+    expect(first![1]).to.be.below(second![1]);
+    expect(address.bbox).to.deep.equal([Math.min(first![0], second![0]), first![1], Math.max(first![2], second![2]), second![3]]);
+    const page = document.files[0]!.pages[0]!;
+    const word = page.lines[1]!.words[0]!;
+    expect(first![0]).to.be.closeTo(word.bbox.x0 / 600, 1e-4);
+    expect(first![1]).to.be.closeTo(word.bbox.y0 / 800, 1e-4);
+  });
+
+  it('has one box and no boxes list for a value on one line, and no OCR confidence for a text layer', () => {
+    const total = locate([ref(3, 1)], document)!;
+    expect(total).to.have.keys(['file', 'page', 'bbox', 'text', 'source']);
+    expect(total.text).to.equal('76.20');
+  });
+
+  it('gives the lowest OCR confidence of OCR words, and nothing for words the Document does not have', () => {
+    const ocr: Document = { files: [{ ...document.files[0]!, pages: [{ ...document.files[0]!.pages[0]!, source: 'ocr' }] }] };
+    const line = ocr.files[0]!.pages[0]!.lines[1]!;
+    line.words = line.words.map((w, i) => ({ ...w, source: 'ocr' as const, confidence: [0.9, 0.62, 0.97][i]! }));
+    expect(locate([ref(1, 0), ref(1, 1), ref(1, 2)], ocr)).to.include({ source: 'ocr', ocrConfidence: 0.62 });
+    expect(locate([ref(9, 0)], document)).to.equal(undefined);
+    expect(locate([], document)).to.equal(undefined);
+  });
+
+  it('maps boxes of a page OCR read turned back onto the page as sent', () => {
+    // the page was sent 100 wide and 200 tall and read turned by 90 degrees (200 wide, 100 tall)
+    const turned: Page = {
+      index: 0,
+      width: 200,
+      height: 100,
+      source: 'ocr',
+      lines: [{ text: 'X', bbox: { x0: 20, y0: 10, x1: 60, y1: 30 }, words: [{ text: 'X', bbox: { x0: 20, y0: 10, x1: 60, y1: 30 }, confidence: 0.9, source: 'ocr' }] }],
+      shown: { width: 100, height: 200, transform: undoQuarterTurn(90, 100, 200) },
+    };
+    const located = locate([ref(0, 0)], { files: [{ index: 0, filename: 'p.png', mimeType: 'image/png', pages: [turned] }] })!;
+    // turned (x, y) shows the sent page's (y, 200 - x): x 10..30 of 100, y 140..180 of 200
+    expect(located.bbox).to.deep.equal([0.1, 0.7, 0.3, 0.9]);
+  });
+});
+
+describe('evidence: what is known about a value', () => {
+  it('sorts values into kinds by schema and shape', () => {
+    const view = (schema: object) => schemaAt({ type: 'object', properties: { v: schema } }, '/v');
+    expect(valueKind('2024-03-14', view({ type: 'string', format: 'date' }), 1)).to.equal('date');
+    expect(valueKind('14 Mar 2024', view({ type: 'string' }), 1)).to.equal('date');
+    expect(valueKind('09:47:16PM', view({ type: 'string' }), 1)).to.equal('time');
+    expect(valueKind(76.2, view({ type: 'number' }), 1)).to.equal('amount');
+    expect(valueKind('RM 1,234.50', view({ type: 'string' }), 1)).to.equal('amount');
+    expect(valueKind('(714) 879 35 74', view({ type: 'string' }), 1)).to.equal('code');
+    expect(valueKind('Store #72', view({ type: 'string' }), 1)).to.equal('code');
+    expect(valueKind('ACME Tools Ltd', view({ type: 'string' }), 1)).to.equal('name');
+    expect(valueKind('12 Harbour Road Bristol', view({ type: 'string' }), 2)).to.equal('text');
+  });
+
+  it('finds the schema of a list item and of a nested property', () => {
+    const schema = { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { when: { type: 'string', format: 'date' } } } } } };
+    expect(schemaAt(schema, '/items/3/when').format).to.equal('date');
+  });
+
+  it('measures how exactly the words spell a value, re-printed dates and parsed amounts included', () => {
+    expect(exactness('2024-03-14', '14/03/2024', 'date')).to.equal(1);
+    expect(exactness(76.2, 'RM76.20', 'amount')).to.equal(1);
+    expect(exactness('ACME Tools', 'ACME TOOLS LTD', 'name')).to.equal(1);
+    expect(exactness('ACME Toots', 'ACME Tools', 'name')).to.be.closeTo(1 - 1 / 9, 1e-9);
+    expect(exactness(76.2, '67.20', 'amount')).to.be.below(1);
+  });
+
+  it('calls cut-off names, dates in another century and open brackets irregular', () => {
+    expect(irregular('& TEA LEAF (M) SDN BHD', 'name')).to.equal(true);
+    expect(irregular('14-02-1614', 'date')).to.equal(true);
+    expect(irregular('$3.13)', 'amount')).to.equal(true);
+    expect(irregular('THE COFFEE BEAN & TEA LEAF', 'name')).to.equal(false);
+    expect(irregular('14-02-2016', 'date')).to.equal(false);
+  });
+
+  it('sees an amount printed again and two other amounts adding up to it, not its own line nor coincidences under 1', () => {
+    const document = buildDocument(['Subtotal 10.00', 'Tax 0.80', 'Total 10.80', 'Cash 20.00', 'Change 9.20', 'Paid 10.80', 'Tip 0.00', 'Fee 0.00']);
+    const index = new DocumentIndex(document);
+    expect(index.repeats(10.8, [ref(2, 1)])).to.equal(1);
+    expect(index.repeats(10.8, [ref(2, 1), ref(5, 1)])).to.equal(0);
+    expect(index.addsUp(10.8, [ref(2, 1)])).to.equal(true); // 10.00 + 0.80, 20.00 - 9.20
+    expect(index.addsUp(10.0, [ref(0, 1)])).to.equal(true); // 10.80 - 0.80
+    expect(index.addsUp(3.33, [])).to.equal(false);
+    expect(index.addsUp(0, [ref(6, 1)])).to.equal(false);
+    expect(index.repeats('Subtotal', [])).to.equal(1);
+  });
+
+  it('collects a value\'s features from its words, the engine\'s reading and the document', () => {
+    const document = buildDocument(['Total 10.80', { text: 'Paid 10.80', confidence: 0.7 }, 'Subtotal 10.00', 'Tax 0.80']);
+    document.files[0]!.pages[0]!.lines[0]!.words.forEach((w) => {
+      w.source = 'ocr';
+      w.confidence = 0.93;
+    });
+    const schema = { type: 'object', properties: { total: { type: 'number' } } };
+    const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema });
+    expect(features).to.deep.equal({
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, irregular: false, agreement: 'none',
+    });
+  });
+});
+
+describe('evidence: confidence', () => {
+  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, irregular: false, agreement: 'none' };
+
+  it('is a probability that rises with what supports the value and falls with what speaks against it', () => {
+    const p = singleReadingConfidence(base);
+    expect(p).to.be.within(0, 1);
+    expect(singleReadingConfidence({ ...base, addsUp: true, repeats: 1 })).to.be.above(p);
+    expect(singleReadingConfidence({ ...base, ocrMin: 0.4 })).to.be.below(p);
+    expect(singleReadingConfidence({ ...base, score: 0.6 })).to.be.below(p);
+    expect(singleReadingConfidence({ ...base, irregular: true })).to.be.below(p);
+  });
+
+  it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {
+    const alone = combineReadings('amount', 'none', undefined, 1);
+    expect(combineReadings('amount', 'agrees', 0.6, 1)).to.be.above(alone).and.above(0.6);
+    expect(combineReadings('amount', 'agrees', 0.9, 1)).to.be.above(combineReadings('amount', 'agrees', 0.6, 1));
+    expect(combineReadings('amount', 'differs', 0.9, 1)).to.be.below(alone);
+    expect(combineReadings('amount', 'none', undefined, 0)).to.equal(alone / 2);
+  });
+});
+
+describe('evidence: the map for an answer', () => {
+  it('lists every non-null leaf, located or not', () => {
+    const value = { a: 'ACME', b: null, list: [{ x: 1 }, { x: null }], nested: { y: true } };
+    expect(leafPointers(value)).to.deep.equal(['/a', '/list/0/x', '/nested/y']);
+    const document = buildDocument(['ACME TOOLS LTD']);
+    const schema = { type: 'object', properties: { a: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { x: { type: 'number' } } } }, nested: { type: 'object', properties: { y: { type: 'boolean' } } } } };
+    const report = buildEvidence({ answer: { value, provenance: new Map([['/a', { words: [ref(0, 0)] }]]) }, document, schema });
+    expect(Object.keys(report.evidence)).to.deep.equal(['/a', '/list/0/x', '/nested/y']);
+    expect(report.evidence['/a']).to.include({ file: 0, page: 0, text: 'ACME' });
+    expect(report.evidence['/list/0/x']).to.have.keys(['confidence']);
+    expect(report.evidence['/list/0/x']!.confidence).to.be.below(report.evidence['/a']!.confidence);
+    expect(report.features.get('/a')!.located).to.equal(true);
+  });
+});
