@@ -1,28 +1,33 @@
 /**
  * Prints speed and memory numbers for this machine: text-layer pages/s, PDF
- * render time, OCR seconds/page (1 worker and the pool), end-to-end HTTP
- * latency of an image and a PDF request, peak RSS, and native tesseract for
- * comparison when it is installed; with DOCSHAPE_TEST_MODEL, the in-process
- * language model (bench/llm.ts). Fixtures are generated, as in the tests.
+ * render time, OCR seconds/page of both engines on the same inputs (a
+ * receipt photo, a dense A4 page at 300 DPI, the same page scanned at 600
+ * DPI, 4961x7016) and their ratio, the OCR pool's speed-up on all cores,
+ * native tesseract for comparison when it is installed, end-to-end HTTP
+ * latency, the service's peak RSS after 20 photo requests with each
+ * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
+ * (bench/llm.ts). Fixtures are generated, as in the tests.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
-import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr-page.js';
-import { defaultLangPath, OcrPool } from '../src/ingest/ocr-pool.js';
+import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr/index.js';
+import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/page.js';
+import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchLanguageModel } from './bench/llm.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
 import { silentLogger } from '../src/logger.js';
 import { startServices } from '../src/services.js';
-import { makeReceiptImage } from '../test/fixtures/images.js';
+import { makeReceiptImage, makeReceiptPhoto } from '../test/fixtures/images.js';
 import { makeInvoicePdf, makeScannedPdf, makeTextPdf } from '../test/fixtures/pdfs.js';
 
 const cores = availableParallelism();
@@ -69,29 +74,84 @@ async function benchRender(pdf: PdfProcessor): Promise<GreyRaster> {
 }
 
 async function a4TextRaster(pdf: PdfProcessor): Promise<GreyRaster> {
-  const lines = Array.from({ length: 45 }, (_, i) => `${i + 1}. Item description number ${i + 1}    qty ${i % 5 + 1}    ${(i * 3.17).toFixed(2)} EUR`);
-  const file = pdfFile(await makeTextPdf([lines]));
-  return pdf.render(file, 0);
+  return pdf.render(pdfFile(await makeTextPdf([A4_LINES])), 0);
 }
 
-async function benchOcr(raster: GreyRaster, label: string): Promise<number> {
-  const config = loadConfig({});
-  const single = await OcrPool.create({ ...config.ocr, workers: 1 });
-  await single.recognize(raster);
-  const singleTimes: number[] = [];
-  for (let i = 0; i < 3; i++) singleTimes.push((await timed(() => single.recognize(raster)))[1]);
-  await single.close();
-  const perPageSingle = (percentile(singleTimes, 0.5) ?? NaN) / 1000;
-  report(`OCR ${label}, 1 worker`, `${perPageSingle.toFixed(2)} s/page`);
+const A4_LINES = Array.from({ length: 45 }, (_, i) => `${i + 1}. Item description number ${i + 1}    qty ${i % 5 + 1}    ${(i * 3.17).toFixed(2)} EUR`);
 
-  const pool = await OcrPool.create({ ...config.ocr, workers: cores });
-  const pages = cores * 3;
-  await Promise.all(Array.from({ length: cores }, () => pool.recognize(raster)));
-  const [, ms] = await timed(() => Promise.all(Array.from({ length: pages }, () => pool.recognize(raster))));
-  await pool.close();
-  const perPagePool = ms / 1000 / pages;
-  report(`OCR ${label}, pool of ${cores} workers`, `${perPagePool.toFixed(2)} s/page (${(perPageSingle / perPagePool).toFixed(2)}x)`);
-  return perPageSingle;
+type EngineName = 'paddle' | 'tesseract';
+const ENGINES: EngineName[] = ['paddle', 'tesseract'];
+
+/** An engine as the service would start it (OCR_* from the environment), with `workers` workers. */
+async function startEngine(name: EngineName, workers: number): Promise<OcrEngine> {
+  const config = loadConfig(process.env);
+  return (await createOcrEngine({ ...config.ocr, engine: name, workers })).engine;
+}
+
+/**
+ * Median seconds per page over `runs` readings of each input, both engines
+ * on the same inputs, one page at a time; with the CPU seconds the whole
+ * process spent on it (all threads), which other processes on the machine
+ * do not inflate the way they inflate wall-clock time.
+ */
+async function benchOcrEngines(inputs: { label: string; raster: GreyRaster; runs: number }[]): Promise<void> {
+  const { threads } = workersFor('paddle', { workers: 1, threads: loadConfig(process.env).ocr.threads });
+  process.stdout.write(`\nOCR, one page at a time, 1 worker (paddle with ${threads} ONNX Runtime threads), median per page, wall seconds (CPU seconds):\n`);
+  process.stdout.write(`${'input'.padEnd(44)} ${'paddle'.padStart(13)} ${'tesseract'.padStart(13)} ${'paddle/tesseract'.padStart(18)}\n`);
+  const engines = { paddle: await startEngine('paddle', 1), tesseract: await startEngine('tesseract', 1) };
+  try {
+    for (const { label, raster, runs } of inputs) {
+      const seconds: Record<EngineName, number[]> = { paddle: [], tesseract: [] };
+      const cpu: Record<EngineName, number[]> = { paddle: [], tesseract: [] };
+      for (let run = 0; run < runs; run++) {
+        // Alternating which engine goes first spreads any drift in the machine's load over both.
+        for (const name of run % 2 === 0 ? ENGINES : [...ENGINES].reverse()) {
+          const cpuBefore = process.cpuUsage();
+          const [, ms] = await timed(() => engines[name].recognize(raster));
+          const used = process.cpuUsage(cpuBefore);
+          seconds[name].push(ms / 1000);
+          cpu[name].push((used.user + used.system) / 1e6);
+        }
+      }
+      const median = (values: number[]) => percentile(values, 0.5) ?? NaN;
+      const cell = (name: EngineName) => `${median(seconds[name]).toFixed(2)} (${median(cpu[name]).toFixed(2)})`;
+      const ratio = `${(median(seconds.paddle) / median(seconds.tesseract)).toFixed(2)} (${(median(cpu.paddle) / median(cpu.tesseract)).toFixed(2)})`;
+      process.stdout.write(`${label.padEnd(44)} ${cell('paddle').padStart(13)} ${cell('tesseract').padStart(13)} ${ratio.padStart(18)}\n`);
+    }
+  } finally {
+    await Promise.all([engines.paddle.close(), engines.tesseract.close()]);
+  }
+  process.stdout.write(`(load average while measuring: ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${cores} cores)\n`);
+}
+
+/** Seconds per page of `engine` reading `pages` copies of the raster at once (median of 3 rounds). */
+async function secondsPerPage(engine: OcrEngine, raster: GreyRaster, pages: number): Promise<number> {
+  await Promise.all(Array.from({ length: pages }, () => engine.recognize(raster)));
+  const rounds: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const [, ms] = await timed(() => Promise.all(Array.from({ length: pages }, () => engine.recognize(raster))));
+    rounds.push(ms / 1000 / pages);
+  }
+  return percentile(rounds, 0.5) ?? NaN;
+}
+
+/** Seconds per page with one worker against a pool of `cores` workers kept busy, per engine (threads as the engine sets them). */
+async function benchOcrPools(raster: GreyRaster, label: string): Promise<void> {
+  const config = loadConfig(process.env).ocr;
+  for (const name of ENGINES) {
+    const single = workersFor(name, { workers: 1, threads: config.threads });
+    const pool = workersFor(name, { workers: cores, threads: config.threads });
+    const one = await startEngine(name, 1);
+    const perPageSingle = await secondsPerPage(one, raster, 1);
+    await one.close();
+    const many = await startEngine(name, cores);
+    const perPagePool = await secondsPerPage(many, raster, cores * 2);
+    await many.close();
+    report(
+      `OCR pool ${name}, ${label}, ${pool.workers}x${pool.threads} vs ${single.workers}x${single.threads} threads`,
+      `${perPagePool.toFixed(2)} s/page against ${perPageSingle.toFixed(2)} (${(perPageSingle / perPagePool).toFixed(2)}x)`,
+    );
+  }
 }
 
 function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): void {
@@ -150,26 +210,80 @@ async function benchHttp(): Promise<void> {
   await services.close();
 }
 
+/**
+ * Child mode (`--service-rss <engine>`): the service with that OCR engine
+ * answers 20 requests with the receipt photo, two at a time; prints its
+ * peak RSS in MB. A separate process, so one engine's memory does not hide
+ * the other's.
+ */
+async function serviceRss(engine: EngineName): Promise<void> {
+  const apiKey = 'bench-key';
+  const config = loadConfig({ ...process.env, API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
+  const services = await startServices(config, silentLogger());
+  const app = createApp({ config, pipeline: services, logger: silentLogger() });
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as import('node:net').AddressInfo;
+  const body = JSON.stringify({ schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [{ mimeType: 'image/jpeg', data: (await makeReceiptPhoto()).toString('base64') }] });
+  const post = async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+    await response.text();
+    if (response.status !== 200 || response.headers.get('x-docshape-ocr') !== engine) throw new Error(`HTTP ${response.status}, OCR ${response.headers.get('x-docshape-ocr')}`);
+  };
+  for (let i = 0; i < 10; i++) await Promise.all([post(), post()]);
+  process.stdout.write(`${JSON.stringify({ engine, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), rssNowMb: Math.round(process.memoryUsage().rss / 1024 / 1024) })}\n`);
+  server.close();
+  await services.close();
+}
+
+function benchServiceRss(): void {
+  for (const engine of ENGINES) {
+    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--service-rss', engine], { encoding: 'utf8', env: process.env });
+    const { peakRssMb, rssNowMb } = JSON.parse(output.trim().split('\n').pop() as string) as { peakRssMb: number; rssNowMb: number };
+    report(`service peak RSS, OCR_ENGINE=${engine}, after 20 photo requests`, `${peakRssMb} MB (now ${rssNowMb} MB)`);
+  }
+}
+
 async function main(): Promise<void> {
+  const child = process.argv.indexOf('--service-rss');
+  if (child >= 0) return serviceRss(process.argv[child + 1] as EngineName);
   process.stdout.write(`docshape bench: node ${process.version}, ${cores} cores\n\n`);
   // `npm run bench -- llm`: only the language-model rows
   if (process.argv.includes('llm')) return benchLanguageModel(report);
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
+  const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
+  let a4: GreyRaster;
   try {
     await benchTextLayer(pdf);
     await benchRender(pdf);
-    const a4 = await a4TextRaster(pdf);
-    const receiptFile = decodeContents([{ mimeType: 'image/png', data: (await makeReceiptImage('png')).toString('base64') }], { maxFiles: 1 })[0]!;
-    const [receipt] = await loadImagePages(receiptFile, { maxPixelsPerImage: 80_000_000, maxGifFrames: 1 });
-    await benchOcr(receipt!, 'receipt image');
-    const a4Seconds = await benchOcr(a4, `A4 page at ${a4.dpi} DPI (${a4.width}x${a4.height})`);
-    benchNativeTesseract(a4, a4Seconds);
+    a4 = await a4TextRaster(pdf);
+    const scan = await pdf600.render(pdfFile(await makeTextPdf([A4_LINES])), 0);
+    const photoFile = decodeContents([{ mimeType: 'image/jpeg', data: (await makeReceiptPhoto()).toString('base64') }], { maxFiles: 1 })[0]!;
+    const [photo] = await loadImagePages(photoFile, { maxPixelsPerImage: 80_000_000, maxGifFrames: 1 });
+    await benchOcrEngines([
+      { label: `receipt photo (JPEG, ${photo!.width}x${photo!.height})`, raster: photo!, runs: 5 },
+      { label: `dense A4 page at ${a4.dpi} DPI (${a4.width}x${a4.height})`, raster: a4, runs: 3 },
+      { label: `scan at ${scan.dpi} DPI (${scan.width}x${scan.height})`, raster: scan, runs: 3 },
+    ]);
+    process.stdout.write('\n');
+    await benchOcrPools(photo!, 'receipt photo');
   } finally {
-    await pdf.close();
+    await Promise.all([pdf.close(), pdf600.close()]);
+  }
+  const native = await startEngine('tesseract', 1);
+  try {
+    await native.recognize(a4);
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) times.push((await timed(() => native.recognize(a4)))[1]);
+    benchNativeTesseract(a4, (percentile(times, 0.5) ?? NaN) / 1000);
+  } finally {
+    await native.close();
   }
   await benchHttp();
+  benchServiceRss();
   await benchLanguageModel(report);
-  report('peak RSS (whole process, all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
 main().catch((error: unknown) => {

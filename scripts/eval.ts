@@ -7,7 +7,7 @@ import type { ExtractionRequest } from '../src/pipeline.js';
 import type { IngestCache } from './eval/ingest-cache.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
-import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport } from './eval/report.js';
+import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
 import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/model-usage.js';
 import type { ValueConfidence } from './eval/calibration.js';
@@ -63,6 +63,8 @@ type Extract = (request: ExtractionRequest, usage: DocumentModelUsage) => Promis
   engine: string;
   layout: LayoutText | undefined;
   ingest?: 'cached' | 'fresh';
+  /** Fresh ingestion that OCRed a page: which engine and how long. */
+  ocr?: OcrRun;
   /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
   confidences?: Record<string, ValueConfidence>;
 }>;
@@ -220,10 +222,13 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
     const key = cache ? contentsKey(request) : '';
     let document = cache ? await cache.get(key) : undefined;
     const ingest = document ? 'cached' : 'fresh';
+    let ocr: OcrRun | undefined;
     if (document) cache!.hits += 1;
     else {
       if (!services) throw new Error('ingest cache entry vanished during the run');
-      document = (await pipeline.readDocument(services, prepared, signal)).document;
+      const read = await pipeline.readDocument(services, prepared, signal);
+      document = read.document;
+      if (read.stats.ocrPages > 0) ocr = { engine: services.ocr.name, seconds: read.stats.ocrMs / 1000 };
       if (cache) {
         cache.misses += 1;
         await cache.put(key, document);
@@ -235,7 +240,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
       const features = answer.evidence?.features.get(pointer);
       confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
     }
-    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences };
+    return { result: answer.result, engine: answer.engine, layout: answer.layout, ingest, confidences, ...(ocr ? { ocr } : {}) };
   };
 
   return {
@@ -266,7 +271,7 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
     const outcome = await extract(request, usage);
     const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
     if (outcome.confidences) run.confidences = outcome.confidences;
-    return outcome.ingest ? { ...run, ingest: outcome.ingest } : run;
+    return { ...run, ...(outcome.ingest ? { ingest: outcome.ingest } : {}), ...(outcome.ocr ? { ocr: outcome.ocr } : {}) };
   } catch (error) {
     return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error), ...model() };
   }

@@ -12,21 +12,36 @@ import ts from 'typescript';
 /** Layers, lowest first; a module may import its own layer and the ones listed for it. */
 const LAYERS: Record<string, string[]> = {
   base: [],
-  ingest: ['base'],
-  extract: ['ingest', 'base'],
-  evidence: ['extract', 'ingest', 'base'],
-  'engines/rules/core': ['extract', 'ingest', 'base'],
-  'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'base'],
-  'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'base'],
-  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'base'],
-  'engines/llm/backends': ['extract', 'ingest', 'base'],
-  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'base'],
-  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'base'],
-  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'base'],
-  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
-  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'base'],
-  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'base'],
-  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'base'],
+  // the page model every ingest stage shares (FILE_LAYERS), then OCR, which reads pages into it, then the rest of ingest
+  'ingest/model': ['base'],
+  'ingest/ocr': ['ingest/model', 'base'],
+  'ingest/ocr/paddle': ['ingest/ocr', 'ingest/model', 'base'],
+  'ingest/ocr/tesseract': ['ingest/ocr', 'ingest/model', 'base'],
+  // index.ts: the engine choice, above the engines it chooses between (as engines/ is above engines/llm)
+  'ingest/ocr/choice': ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'ingest/model', 'base'],
+  ingest: ['ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  extract: ['ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  evidence: ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/core': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
+};
+
+/** Files whose layer is not their folder's: the Document and raster model that OCR engines read pages into, and the OCR engine choice. */
+const FILE_LAYERS: Record<string, string> = {
+  'ingest/document.ts': 'ingest/model',
+  'ingest/raster.ts': 'ingest/model',
+  'ingest/page-frame.ts': 'ingest/model',
+  'ingest/ocr/index.ts': 'ingest/ocr/choice',
 };
 
 /** Files at the top of src/ belong to the layer named here. */
@@ -67,8 +82,10 @@ export function readImportGraph(srcDir: string): ImportGraph {
   return graph;
 }
 
-/** The layer of a module: its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
+/** The layer of a module: FILE_LAYERS, else its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
 export function layerOf(file: string): string {
+  const fileLayer = FILE_LAYERS[file];
+  if (fileLayer) return fileLayer;
   const folder = dirname(file);
   if (folder === '.') return ROOT_FILES[file] ?? `unknown top-level file ${file}`;
   if (folder === 'util') return 'base';

@@ -20,7 +20,7 @@ export interface AppDeps {
   pipeline: PipelineDeps;
   logger: Logger;
   isShuttingDown?: () => boolean;
-  /** The metrics label of OCR-read pages when an outcome names no OCR engine; default "tesseract". */
+  /** The metrics label of OCR-read pages when an outcome names no OCR engine; default the pipeline's OCR engine. */
   ocrEngine?: string;
 }
 
@@ -30,7 +30,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const metrics = deps.config.metrics ? new ServiceMetrics({ ocrEngine: deps.ocrEngine ?? 'tesseract' }) : undefined;
+  const metrics = deps.config.metrics ? new ServiceMetrics({ ocrEngine: deps.ocrEngine ?? deps.pipeline.ocr.name }) : undefined;
   const admission = new Admission(deps.config.concurrency, metrics && ((ms, admitted) => metrics.observeQueueWait(ms, admitted)));
   const pipeline = metrics ? { ...deps.pipeline, engine: new MeteredEngine(deps.pipeline.engine, metrics) } : deps.pipeline;
   metrics?.watch({ admission, pools: { ocr: deps.pipeline.ocr, pdf: deps.pipeline.pdf } });

@@ -45,7 +45,18 @@ export interface Limits {
 }
 
 export interface OcrConfig {
-  workers: number;
+  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr/index.ts). */
+  engine: OcrEngineChoice;
+  /**
+   * Pages OCRed at once: worker threads, each with its own models (paddle) or
+   * Tesseract instance. Undefined: the engine's default (ingest/ocr/index.ts:
+   * one per core for tesseract, one per two cores for paddle).
+   */
+  workers: number | undefined;
+  /** ONNX Runtime threads per model call in each paddle worker; undefined: the cores shared among the workers. */
+  threads: number | undefined;
+  /** Folder with the user's PP-OCR det/rec(/cls) ONNX models and dictionary; undefined: the bundled PP-OCRv4 set. */
+  paddleModelDir: string | undefined;
   langs: string[];
   /** Directory holding <lang>.traineddata.gz; defaults to @tesseract.js-data/eng's best_int model. */
   langPath: string | undefined;
@@ -53,10 +64,14 @@ export interface OcrConfig {
   /**
    * Handling of skewed and rotated pages: 'off' reads every page as it is,
    * 'always' lets Tesseract deskew every page, 'auto' retries only pages whose
-   * first reading looks poor (see ocr-pool.ts).
+   * first reading looks poor (see ocr/tesseract/page.ts). Paddle turns a
+   * page whose text runs sideways or upside down unless 'off'.
    */
   rotation: OcrRotation;
 }
+
+export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
+export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
 
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
@@ -137,6 +152,12 @@ function readInt(env: Env, name: string, fallback: number, min: number, max = Nu
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** An integer setting whose default depends on other choices made later (undefined when unset). */
+function readOptionalInt(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : readInt(env, name, min, min, max);
 }
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -237,7 +258,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxQueueWaitMs: readInt(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
     },
     ocr: {
-      workers: readInt(env, 'OCR_WORKERS', Math.max(1, cores), 1, 64),
+      engine: readChoice(env, 'OCR_ENGINE', OCR_ENGINES, 'auto'),
+      workers: readOptionalInt(env, 'OCR_WORKERS', 1, 64),
+      threads: readOptionalInt(env, 'OCR_THREADS', 1, 256),
+      paddleModelDir: env.OCR_PADDLE_MODEL_DIR?.trim() || undefined,
       langs,
       langPath: env.OCR_LANG_PATH?.trim() || undefined,
       recycleAfterJobs: readInt(env, 'OCR_RECYCLE_AFTER', 200, 1),

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   server.requestTimeout = config.limits.requestTimeoutMs + 10_000;
   const address = server.address();
   logger.info(
-    { address, engine: services.engine.name, engineReason: services.engineReason, ocrWorkers: config.ocr.workers, ocrLangs: config.ocr.langs, ocrRotation: config.ocr.rotation, limits: config.limits },
+    { address, engine: services.engine.name, engineReason: services.engineReason, ocrEngine: services.ocr.name, ocrReason: services.ocrReason, ocrWorkers: services.ocr.status().workers, ocrLangs: config.ocr.langs, ocrRotation: config.ocr.rotation, limits: config.limits },
     'docshape listening',
   );
 

@@ -11,7 +11,7 @@ import { decodeContents, type ContentItem, type DecodedFile } from './ingest/dec
 import type { Document } from './ingest/document.js';
 import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
-import type { OcrPool } from './ingest/ocr-pool.js';
+import type { OcrEngine } from './ingest/ocr/index.js';
 import type { PdfProcessor } from './ingest/pdf.js';
 
 /**
@@ -25,7 +25,7 @@ import type { PdfProcessor } from './ingest/pdf.js';
 /** Long-lived resources one extraction needs; built once by services.ts. */
 export interface PipelineDeps {
   pdf: PdfProcessor;
-  ocr: OcrPool;
+  ocr: OcrEngine;
   engine: Engine;
   limits: Limits;
   ocrConcurrency: number;

@@ -1,22 +1,23 @@
 import type { Config } from './config.js';
 import { createEngine, type EngineFactoryOptions } from './engines/create-engine.js';
 import { ExplainedEngine } from './engines/explained-engine.js';
-import { OcrPool } from './ingest/ocr-pool.js';
+import { createOcrEngine, type OcrEngine } from './ingest/ocr/index.js';
 import { PdfProcessor } from './ingest/pdf.js';
 import type { Logger } from './logger.js';
 import type { PipelineDeps } from './pipeline.js';
 
 /**
- * Starts the long-lived resources (OCR workers, pdf.js workers, engine) once,
+ * Starts the long-lived resources (OCR engine, pdf.js workers, extraction engine) once,
  * warmed, and returns them with one close() for shutdown.
  */
-export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string };
+export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string; ocrReason: string };
 
 export async function startServices(config: Config, logger: Logger, options: EngineFactoryOptions = {}): Promise<Services> {
   const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi });
-  let ocr: OcrPool;
+  let ocr: OcrEngine;
+  let ocrReason: string;
   try {
-    ocr = await OcrPool.create(config.ocr, logger);
+    ({ engine: ocr, reason: ocrReason } = await createOcrEngine(config.ocr, logger));
   } catch (error) {
     await pdf.close();
     throw error;
@@ -37,8 +38,9 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     limits: config.limits,
     dates: config.dates,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
-    ocrConcurrency: config.ocr.workers + 1,
+    ocrConcurrency: ocr.status().workers + 1,
     engineReason: choice.reason,
+    ocrReason,
     close: async () => {
       await Promise.allSettled([engine.close(), ocr.close(), pdf.close()]);
     },

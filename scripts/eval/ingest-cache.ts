@@ -31,7 +31,8 @@ async function ingestSources(): Promise<{ name: string; text: string }[]> {
     [join(root, 'src/ingest'), '.ts'],
     [resolve(here, '../../src/ingest'), '.js'],
   ] as const) {
-    const names = await readdir(dir).catch(() => [] as string[]);
+    // Recursive: the OCR engines live in subfolders (ocr/paddle, ocr/tesseract).
+    const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
     const selected = names.filter((name) => name.endsWith(ext) && !NOT_SHAPING_THE_DOCUMENT.has(name)).sort();
     if (selected.length > 0) return Promise.all(selected.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8') })));
   }

@@ -19,9 +19,15 @@ import {
   ratio,
 } from './score.js';
 
+/** The OCR engine that read the document's scanned pages and the time it took (local mode, fresh ingestion, some page OCRed). */
+export interface OcrRun {
+  engine: string;
+  seconds: number;
+}
+
 /** One document as the runner saw it: the result, or why there is none. */
 export type DocumentRun = (
-  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh'; confidences?: Record<string, ValueConfidence> }
+  | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh'; ocr?: OcrRun; confidences?: Record<string, ValueConfidence> }
   | { id: string; ok: false; seconds: number; status: number | null; message: string }
 ) & {
   /** What the language model did for the document (local runs with a model engine). */
@@ -87,6 +93,8 @@ export interface DatasetReport {
   model?: ModelSummary;
   /** Calibration of the per-value confidence; null when the runs gave none (a service without evidence). */
   calibration: (CalibrationSummary & { sampleList: CalibrationSample[] }) | null;
+  /** OCR time per document that went through OCR, by engine; null when none did. */
+  ocr: { engines: Record<string, number>; documents: number; medianSeconds: number | null; maxSeconds: number | null } | null;
   errors: { id: string; status: number | null; message: string }[];
   details: DocumentDetail[];
 }
@@ -200,6 +208,10 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
   const calibration = calibrationOf(input, options);
   const seconds = input.documents.map(({ run }) => run.seconds);
+  const ocrRuns = input.documents.flatMap(({ run }) => (run.ok && run.ocr ? [run.ocr] : []));
+  const ocrEngines: Record<string, number> = {};
+  for (const run of ocrRuns) ocrEngines[run.engine] = (ocrEngines[run.engine] ?? 0) + 1;
+  const ocrSeconds = ocrRuns.map((run) => run.seconds);
 
   return {
     name: input.name,
@@ -223,6 +235,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
     latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
     ...(model ? { model } : {}),
     calibration,
+    ocr: ocrRuns.length === 0 ? null : { engines: ocrEngines, documents: ocrRuns.length, medianSeconds: median(ocrSeconds), maxSeconds: Math.max(...ocrSeconds) },
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
   };
@@ -248,6 +261,7 @@ function calibrationOf(input: DatasetInput, options: { dateOrder: DateOrder }): 
 const percent = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
 const decimal = (value: number | null, digits = 3) => (value === null ? '-' : value.toFixed(digits));
 const secondsText = (value: number | null) => (value === null ? '-' : `${value.toFixed(1)} s`);
+const preciseSecondsText = (value: number | null) => (value === null ? '-' : `${value.toFixed(2)} s`);
 
 /** Plain-text table with columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[] = []): string {
@@ -329,6 +343,10 @@ function summaryLines(report: DatasetReport): string[] {
       : 'evidence recall: n/a (no layout text in remote mode)',
   );
   lines.push(`latency per document: median ${secondsText(report.latency.medianSeconds)}, p95 ${secondsText(report.latency.p95Seconds)}`);
+  if (report.ocr) {
+    const engines = Object.entries(report.ocr.engines).map(([name, count]) => `${name} ${count}`).join(', ');
+    lines.push(`OCR per OCRed document (${engines}): median ${preciseSecondsText(report.ocr.medianSeconds)}, max ${preciseSecondsText(report.ocr.maxSeconds)}`);
+  }
   if (report.model) lines.push(...modelSummaryLines(report.model));
   return lines;
 }

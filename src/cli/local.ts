@@ -22,7 +22,7 @@ export async function startLocalExtractor(config: Config): Promise<Extractor> {
   return {
     where: `in this process, engine ${services.engine.name}`,
     // One file more than the workers of the busier pool keeps it fed while another file is decoded or read by the engine.
-    defaultConcurrency: Math.max(config.ocr.workers, config.pdf.workers) + 1,
+    defaultConcurrency: Math.max(services.ocr.status().workers, config.pdf.workers) + 1,
     async extract(request, signal) {
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new AppError('timeout', `request exceeded the time limit of ${timeoutMs} ms (REQUEST_TIMEOUT_MS)`)), timeoutMs);

@@ -1,16 +1,16 @@
 import { Router } from 'express';
 import type { Engine } from '../extract/engine.js';
-import type { OcrPool } from '../ingest/ocr-pool.js';
+import type { OcrEngine } from '../ingest/ocr/index.js';
 import type { Admission } from './admission.js';
 
 export interface HealthDeps {
-  ocr: OcrPool;
+  ocr: OcrEngine;
   engine: Engine;
   admission: Admission;
   isShuttingDown: () => boolean;
 }
 
-/** /healthz: the process answers. /readyz: it can take work (OCR pool up, engine ready, not draining). */
+/** /healthz: the process answers. /readyz: it can take work (OCR engine up, extraction engine ready, not draining). */
 export function healthRoutes(deps: HealthDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
 import { requestSchema } from './request-schema.js';
-import { ENGINE_HEADER } from './v1.js';
+import { ENGINE_HEADER, OCR_HEADER } from './v1.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -80,6 +80,10 @@ function extractionResponses(evidence: boolean): JsonObject {
         [ENGINE_HEADER]: {
           description: 'The engine that produced the answer, e.g. rules, ollama:qwen2.5:7b-instruct.',
           schema: { type: 'string' },
+        },
+        [OCR_HEADER]: {
+          description: 'The OCR engine that read the scanned pages and images of this request (paddle or tesseract), or none when every page had a text layer.',
+          schema: { type: 'string', enum: ['paddle', 'tesseract', 'none'] },
         },
         'server-timing': {
           description: 'Milliseconds per stage: decode, ocr, extract (desc = engine), validate, total.',

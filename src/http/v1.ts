@@ -8,6 +8,8 @@ import { parseExtractionRequest } from './request-schema.js';
 import { untilAborted } from '../util/until-aborted.js';
 
 export const ENGINE_HEADER = 'x-docshape-engine';
+/** The OCR engine that read this request's scans and photos, or "none" when no page needed OCR. */
+export const OCR_HEADER = 'x-docshape-ocr';
 
 function timeLimit(ms: number): AppError {
   return new AppError('timeout', `request exceeded the time limit of ${ms} ms (REQUEST_TIMEOUT_MS)`);
@@ -35,6 +37,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
     const outcome = await untilAborted(work, controller.signal);
 
     res.setHeader(ENGINE_HEADER, outcome.engine);
+    res.setHeader(OCR_HEADER, outcome.stats.ocrPages > 0 ? deps.ocr.name : 'none');
     res.setHeader('server-timing', formatServerTiming(outcome.timings, outcome.engine));
     logger.info(
       {
@@ -42,6 +45,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
         files: body.contents.length,
         pages: countPages(outcome.document),
         ocrPages: outcome.stats.ocrPages,
+        ocrEngine: deps.ocr.name,
         engine: outcome.engine,
         ms: Math.round(outcome.timings.total),
       },

@@ -5,14 +5,15 @@ import type { DecodedFile } from './decode.js';
 import type { Document, DocumentFile, Page, Word } from './document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
+import { repairConfusables } from './ocr/confusables.js';
+import type { OcrEngine } from './ocr/index.js';
 import { isIdentity } from './page-frame.js';
-import type { OcrPool } from './ocr-pool.js';
 import type { PdfProcessor } from './pdf.js';
 import type { GreyRaster } from './raster.js';
 
 export interface IngestDeps {
   pdf: PdfProcessor;
-  ocr: OcrPool;
+  ocr: OcrEngine;
   limits: Pick<Limits, 'maxPagesPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
   /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
   ocrConcurrency: number;
@@ -100,7 +101,13 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   const { words, width, height, toInput } = await deps.ocr.recognize(raster, signal);
   stats.ocrMs += performance.now() - started;
   const page = pageFromWords(pending.index, width, height, words, 'ocr');
-  return isIdentity(toInput) ? page : { ...page, shown: { width: raster.width, height: raster.height, transform: toInput } };
+  // Repaired within their lines: a word's left neighbour can decide it ("2:21 PH" -> "PM").
+  const lines = page.lines.map((line) => {
+    const repaired = line.words.map((word, i) => ({ ...word, text: repairConfusables(word.text, line.words[i - 1]?.text) }));
+    return { ...line, words: repaired, text: repaired.map((word) => word.text).join(' ') };
+  });
+  const repairedPage = { ...page, lines };
+  return isIdentity(toInput) ? repairedPage : { ...repairedPage, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 
 /**

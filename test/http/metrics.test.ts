@@ -96,6 +96,8 @@ describe('GET /metrics', function () {
     const ok1 = await postJson(`${server.url}/v1/`, { schema: SCHEMA, contents: [content(pdf, 'application/pdf', 'invoice.pdf')] });
     const ok2 = await postJson(`${server.url}/v1/`, { schema: SCHEMA, contents: [content(png, 'image/png')] });
     expect([ok1.status, ok2.status]).to.deep.equal([200, 200]);
+    // The default OCR engine (auto: paddle for English) read the photo; its name is the label.
+    expect(ok2.headers.get('x-docshape-ocr')).to.equal('paddle');
     expect((await postJson(`${server.url}/v1/`, { schema: SCHEMA })).status).to.equal(400);
     expect((await fetch(`${server.url}/no/such/path/12345`)).status).to.equal(404);
 
@@ -109,7 +111,7 @@ describe('GET /metrics', function () {
     }
     expect(valueOf(samples, 'docshape_extraction_stage_seconds_sum', { stage: 'total' })).to.be.greaterThan(0);
     expect(valueOf(samples, 'docshape_pages_total', { source: 'text-layer', ocr_engine: 'none' })).to.equal(1);
-    expect(valueOf(samples, 'docshape_pages_total', { source: 'ocr', ocr_engine: 'tesseract' })).to.equal(1);
+    expect(valueOf(samples, 'docshape_pages_total', { source: 'ocr', ocr_engine: 'paddle' })).to.equal(1);
     expect(valueOf(samples, 'docshape_files_total', { mime_type: 'application/pdf' })).to.equal(1);
     expect(valueOf(samples, 'docshape_files_total', { mime_type: 'image/png' })).to.equal(1);
     expect(valueOf(samples, 'docshape_engine_calls_total', { engine: 'rules', outcome: 'ok' })).to.equal(2);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
-import type { OcrPool } from '../../src/ingest/ocr-pool.js';
+import type { OcrEngine } from '../../src/ingest/ocr/index.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, makeTextPdf, truncate } from '../fixtures/pdfs.js';
@@ -30,10 +30,10 @@ const receiptSchema = {
 };
 
 /** Counts OCR jobs so tests can assert which pages went through OCR. */
-function countingOcr(ocr: OcrPool): { ocr: OcrPool; calls: () => number } {
+function countingOcr(ocr: OcrEngine): { ocr: OcrEngine; calls: () => number } {
   let calls = 0;
-  const counting = Object.create(ocr) as OcrPool;
-  counting.recognize = (...args: Parameters<OcrPool['recognize']>) => {
+  const counting = Object.create(ocr) as OcrEngine;
+  counting.recognize = (...args: Parameters<OcrEngine['recognize']>) => {
     calls++;
     return ocr.recognize(...args);
   };
@@ -182,6 +182,7 @@ describe('POST /v1/', function () {
       });
       expect(elapsed).to.be.below(1000);
       expect(response.headers.get('x-docshape-engine')).to.equal('rules');
+      expect(response.headers.get('x-docshape-ocr')).to.equal('none');
       expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       expect(response.headers.get('server-timing')).to.match(/decode;dur=[\d.]+.*ocr;dur=0\.0.*extract;dur=.*validate;dur=/);
     });
@@ -210,6 +211,8 @@ describe('POST /v1/', function () {
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(ocrCalls()).to.equal(before + 1);
       expect(response.body).to.include({ date: '2024-05-17', total: 6.25 });
+      // PP-OCR reads scans by default (OCR_ENGINE=auto with OCR_LANGS=eng).
+      expect(response.headers.get('x-docshape-ocr')).to.equal('paddle');
     });
 
     it('OCRs only the scanned page of a mixed PDF', async () => {
@@ -283,7 +286,9 @@ describe('POST /v1/', function () {
         probes++;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect((await work).status).to.equal(200);
+      const answer = await work;
+      expect(answer.status).to.equal(200);
+      expect(answer.headers.get('x-docshape-ocr')).to.equal('paddle');
       expect(probes).to.be.greaterThan(2);
       expect(slowest).to.be.below(100);
     });
@@ -293,10 +298,11 @@ describe('POST /v1/', function () {
     it('reports readiness with OCR and engine status', async () => {
       const response = await fetch(`${server.url}/readyz`);
       expect(response.status).to.equal(200);
-      const body = (await response.json()) as { ready: boolean; engine: { name: string }; ocr: { ready: boolean } };
+      const body = (await response.json()) as { ready: boolean; engine: { name: string }; ocr: { ready: boolean; engine: string; chosenBecause: string } };
       expect(body.ready).to.equal(true);
       expect(body.engine.name).to.equal('rules');
-      expect(body.ocr.ready).to.equal(true);
+      expect(body.ocr).to.include({ ready: true, engine: 'paddle' });
+      expect(body.ocr.chosenBecause).to.match(/OCR_ENGINE=auto: the PP-OCR recogniser writes every letter of OCR_LANGS=eng/);
     });
 
     it('echoes a caller-supplied x-request-id', async () => {

@@ -4,8 +4,9 @@ import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
 import { loadImagePages } from '../../src/ingest/image.js';
-import { OcrPool } from '../../src/ingest/ocr-pool.js';
-import { chooseScale, chooseThresholding, dpiFor, prepareForOcr } from '../../src/ingest/preprocess.js';
+import { TesseractPool } from '../../src/ingest/ocr/tesseract/pool.js';
+import { chooseThresholding } from '../../src/ingest/ocr/tesseract/thresholding.js';
+import { chooseScale, dpiFor, prepareForOcr } from '../../src/ingest/preprocess.js';
 import type { GreyRaster } from '../../src/ingest/raster.js';
 import {
   drawTextLines,
@@ -44,10 +45,10 @@ function expectGreyRaster(raster: GreyRaster): void {
 
 describe('loadImagePages', function () {
   this.timeout(60_000);
-  let pool: OcrPool;
+  let pool: TesseractPool;
 
   before(async () => {
-    pool = await OcrPool.create({ ...loadConfig({}).ocr, workers: 2 });
+    pool = await TesseractPool.create({ ...loadConfig({}).ocr, workers: 2 });
   });
 
   after(async () => {

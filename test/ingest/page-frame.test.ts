@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Affine } from '../../src/ingest/document.js';
 import { compose, IDENTITY, isIdentity, transformBox, undoQuarterTurn, undoTurnAboutCentre } from '../../src/ingest/page-frame.js';
-import { rotateRaster } from '../../src/ingest/ocr-page.js';
+import { rotateRaster } from '../../src/ingest/ocr/rotate-raster.js';
 import type { GreyRaster } from '../../src/ingest/raster.js';
 
 function apply(transform: Affine, x: number, y: number): [number, number] {

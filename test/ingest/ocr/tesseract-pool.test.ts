@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, type OcrConfig } from '../../src/config.js';
-import type { Word } from '../../src/ingest/document.js';
-import { OcrPool } from '../../src/ingest/ocr-pool.js';
-import type { GreyRaster } from '../../src/ingest/raster.js';
-import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../fixtures/images.js';
+import { loadConfig } from '../../../src/config.js';
+import type { Word } from '../../../src/ingest/document.js';
+import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
+import type { GreyRaster } from '../../../src/ingest/raster.js';
+import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 
-const baseConfig: OcrConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
+const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
 
 function wordNamed(words: Word[], text: string): Word {
   const word = words.find((candidate) => candidate.text === text);
@@ -38,13 +38,13 @@ async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected a rejection');
 }
 
-describe('OcrPool', function () {
+describe('TesseractPool', function () {
   this.timeout(60_000);
-  let pool: OcrPool;
+  let pool: TesseractPool;
   const receipt = makeTextRaster(RECEIPT_LINES);
 
   before(async () => {
-    pool = await OcrPool.create(baseConfig);
+    pool = await TesseractPool.create(baseConfig);
   });
 
   after(async () => {
@@ -137,7 +137,7 @@ describe('OcrPool', function () {
 
   it('refuses to start without language data, naming the language', async () => {
     const started = performance.now();
-    const error = await rejectionOf(OcrPool.create({ ...baseConfig, langs: ['xyz'] }));
+    const error = await rejectionOf(TesseractPool.create({ ...baseConfig, langs: ['xyz'] }));
     expect(error.message).to.include('"xyz"').and.include('xyz.traineddata.gz');
     expect(performance.now() - started).to.be.lessThan(1000);
   });
@@ -145,7 +145,7 @@ describe('OcrPool', function () {
   describe('with its own small pool', () => {
     it('recycles a worker after recycleAfterJobs jobs', async () => {
       const logger = recordingLogger();
-      const recycling = await OcrPool.create({ ...baseConfig, workers: 1, recycleAfterJobs: 1 }, logger);
+      const recycling = await TesseractPool.create({ ...baseConfig, workers: 1, recycleAfterJobs: 1 }, logger);
       try {
         for (let i = 0; i < 3; i++) {
           expect((await recycling.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
@@ -160,7 +160,7 @@ describe('OcrPool', function () {
 
     it('replaces a worker whose thread dies', async () => {
       const logger = recordingLogger();
-      const fragile = await OcrPool.create({ ...baseConfig, workers: 1 }, logger);
+      const fragile = await TesseractPool.create({ ...baseConfig, workers: 1 }, logger);
       try {
         // Reach into the pool only to simulate a crash of the wasm thread.
         const internals = fragile as unknown as { slots: { worker?: { worker?: { terminate(): Promise<number> } } }[] };
@@ -173,7 +173,7 @@ describe('OcrPool', function () {
     });
 
     it('rejects recognize() after close()', async () => {
-      const closing = await OcrPool.create({ ...baseConfig, workers: 1 });
+      const closing = await TesseractPool.create({ ...baseConfig, workers: 1 });
       await closing.close();
       const error = await rejectionOf(closing.recognize(receipt));
       expect(error.message).to.include('closed');

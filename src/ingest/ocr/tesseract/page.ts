@@ -2,15 +2,17 @@
  * Reading one page on one tesseract.js worker: the recognition pass itself
  * (PGM input, DPI, thresholding, word boxes and confidences out) and, under
  * OCR_ROTATION, the extra passes that straighten or turn a page that reads
- * poorly. The pool (ocr-pool.ts) decides which worker; this decides how.
+ * poorly. The pool (pool.ts) decides which worker; this decides how.
  */
 import type Tesseract from 'tesseract.js';
-import type { OcrRotation } from '../config.js';
-import { median } from '../util/median.js';
-import type { Affine, Word } from './document.js';
-import { compose, undoQuarterTurn, undoTurnAboutCentre } from './page-frame.js';
-import { chooseThresholding, type Thresholding } from './preprocess.js';
-import type { GreyRaster } from './raster.js';
+import type { OcrRotation } from '../../../config.js';
+import { median } from '../../../util/median.js';
+import type { Word } from '../../document.js';
+import { compose, undoQuarterTurn, undoTurnAboutCentre } from '../../page-frame.js';
+import type { OcrResult } from '../engine.js';
+import { chooseThresholding, type Thresholding } from './thresholding.js';
+import type { GreyRaster } from '../../raster.js';
+import { rotateRaster } from '../rotate-raster.js';
 
 /**
  * Page segmentation mode 6 ("one uniform block of text"). On the dev
@@ -38,24 +40,6 @@ export const PAGE_SEGMENTATION_MODE = '6';
  * WildReceipt from 57.0% to 61.7% (the photo skewed by 10 degrees), with the
  * median time per document unchanged.
  */
-
-/** One page's OCR result. */
-export interface OcrResult {
-  words: Word[];
-  /** Size of the raster the word boxes refer to: the input's, or width and height swapped when a quarter turn won. */
-  width: number;
-  height: number;
-  /** Clockwise turn applied to the input raster before the reading that was kept. */
-  rotation: 0 | 90 | 270;
-  /** Whether the kept reading was straightened (Tesseract's `rotateAuto`, or turned back by the measured slope). */
-  deskewed: boolean;
-  /** Median slope of the kept reading's text lines, in degrees (measured after any deskew). */
-  skewDegrees: number;
-  /** Recognition passes run for this page: 1 unless OCR_ROTATION=auto retried it (at most 4). */
-  passes: number;
-  /** Maps the word boxes onto the raster that was given: undoes the straightening and the quarter turn. */
-  toInput: Affine;
-}
 
 /** What a reading looks like, from the words Tesseract returned. */
 export interface OcrQuality {
@@ -111,26 +95,6 @@ export const POOR_MIN_TEXT_WORDS = 3;
 
 export function looksPoor(quality: OcrQuality): boolean {
   return quality.textWords < POOR_MIN_TEXT_WORDS || quality.score / quality.textWords < POOR_SCORE_PER_WORD;
-}
-
-/** The raster turned clockwise by 90 or 270 degrees (a plain index transform). */
-export function rotateRaster(raster: GreyRaster, degrees: 90 | 270): GreyRaster {
-  const { width: w, height: h, data } = raster;
-  const out = new Uint8Array(w * h);
-  // Output is h wide and w tall; output (x, y) comes from input (y, h-1-x) for 90, (w-1-y, x) for 270.
-  if (degrees === 90) {
-    for (let y = 0; y < w; y++) {
-      const row = y * h;
-      for (let x = 0; x < h; x++) out[row + x] = data[(h - 1 - x) * w + y] as number;
-    }
-  } else {
-    for (let y = 0; y < w; y++) {
-      const row = y * h;
-      const sx = w - 1 - y;
-      for (let x = 0; x < h; x++) out[row + x] = data[x * w + sx] as number;
-    }
-  }
-  return { width: h, height: w, data: out, dpi: raster.dpi };
 }
 
 const THRESHOLDING_METHOD: Record<Thresholding, string> = { otsu: '0', sauvola: '2' };

@@ -3,32 +3,20 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
-import type { OcrConfig } from '../config.js';
-import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith, type OcrResult } from './ocr-page.js';
-import { WARM_UP_RASTER } from './ocr-warmup.js';
-import type { GreyRaster } from './raster.js';
-
-export type { OcrResult } from './ocr-page.js';
-
-export interface OcrLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
-
-export interface OcrPoolStatus {
-  ready: boolean;
-  workers: number;
-  busy: number;
-  queued: number;
-  jobsDone: number;
-}
+import type { OcrConfig } from '../../../config.js';
+import type { GreyRaster } from '../../raster.js';
+import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
+import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
+import { WARM_UP_RASTER } from '../warm-up.js';
+import { PAGE_SEGMENTATION_MODE, readPage, recognizeWith } from './page.js';
 
 /** A worker that cannot even start within this time is treated as failed, so create() never hangs. */
 const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed or recycled worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
 
-const noopLogger: OcrLogger = { info() {}, warn() {} };
+/** The OCR settings with the worker count decided (ingest/ocr/index.ts workersFor). */
+export type TesseractConfig = OcrConfig & { workers: number };
 
 /** The bundled offline English model (@tesseract.js-data/eng, best_int). */
 export function defaultLangPath(): string {
@@ -54,21 +42,6 @@ async function assertLanguageDataPresent(langPath: string, langs: string[]): Pro
   }
 }
 
-function errorFrom(value: unknown, fallback: string): Error {
-  if (value instanceof Error) return value;
-  return new Error(typeof value === 'string' && value.length > 0 ? value : fallback);
-}
-
-interface Job {
-  raster: GreyRaster;
-  signal: AbortSignal | undefined;
-  resolve(result: OcrResult): void;
-  reject(error: unknown): void;
-  detachAbort(): void;
-}
-
-type SlotState = 'starting' | 'idle' | 'busy' | 'dead';
-
 /** One tesseract.js worker plus what the pool needs to know about it. */
 interface Slot {
   id: number;
@@ -76,7 +49,7 @@ interface Slot {
   worker: Tesseract.Worker | undefined;
   jobsSinceStart: number;
   /** The job on this worker and how to fail it when the worker dies or the job is abandoned. */
-  current: { job: Job; fail(error: Error): void } | undefined;
+  current: { job: PageJob; fail(error: Error): void } | undefined;
 }
 
 /**
@@ -86,22 +59,24 @@ interface Slot {
  * heaps only grow), and a worker that crashes or is abandoned mid-job is
  * replaced too.
  */
-export class OcrPool {
+export class TesseractPool implements OcrEngine {
+  readonly name = 'tesseract' as const;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
-  private closed = false;
-  private jobsDone = 0;
+  private readonly queue = new PageQueue(
+    (job) => this.abortRunning(job),
+    () => this.dispatch(),
+  );
 
   private constructor(
-    private readonly config: OcrConfig,
+    private readonly config: TesseractConfig,
     private readonly langPath: string,
     private readonly logger: OcrLogger,
   ) {}
 
-  static async create(config: OcrConfig, logger: OcrLogger = noopLogger): Promise<OcrPool> {
+  static async create(config: TesseractConfig, logger: OcrLogger = noopOcrLogger): Promise<TesseractPool> {
     const langPath = resolve(config.langPath ?? defaultLangPath());
     await assertLanguageDataPresent(langPath, config.langs);
-    const pool = new OcrPool(config, langPath, logger);
+    const pool = new TesseractPool(config, langPath, logger);
     const started = performance.now();
     try {
       await Promise.all(
@@ -129,48 +104,17 @@ export class OcrPool {
    * worker as one job.
    */
   recognize(raster: GreyRaster, signal?: AbortSignal): Promise<OcrResult> {
-    if (this.closed) return Promise.reject(new Error('OCR pool is closed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (raster.width < 1 || raster.height < 1 || raster.data.length !== raster.width * raster.height) {
-      return Promise.reject(new Error(`OCR raster ${raster.width}x${raster.height} has ${raster.data.length} bytes`));
-    }
-    if (!this.slots.some((slot) => slot.state !== 'dead')) {
-      return Promise.reject(new Error('OCR pool has no working workers'));
-    }
-    return new Promise<OcrResult>((resolveJob, rejectJob) => {
-      const onAbort = (): void => this.abortJob(job);
-      const job: Job = {
-        raster,
-        signal,
-        resolve: resolveJob,
-        reject: rejectJob,
-        detachAbort: () => signal?.removeEventListener('abort', onAbort),
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
-      this.dispatch();
-    });
+    return this.queue.submit(raster, signal, this.slots.some((slot) => slot.state !== 'dead'));
   }
 
-  status(): OcrPoolStatus {
-    const live = this.slots.filter((slot) => slot.state !== 'dead');
-    return {
-      // A worker being recycled still counts: queued jobs run as soon as it is back.
-      ready: !this.closed && live.length > 0,
-      workers: live.length,
-      busy: live.filter((slot) => slot.state === 'busy').length,
-      queued: this.queue.length,
-      jobsDone: this.jobsDone,
-    };
+  status(): OcrStatus {
+    return this.queue.status(this.name, this.slots);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    for (const job of this.queue.splice(0)) {
-      job.detachAbort();
-      job.reject(new Error('OCR pool is closed'));
-    }
-    const closing = new Error('OCR pool is closed');
+    this.queue.closed = true;
+    const closing = new Error('OCR engine is closed');
+    this.queue.rejectAll(closing);
     await Promise.all(
       this.slots.map(async (slot) => {
         slot.current?.fail(closing);
@@ -180,14 +124,8 @@ export class OcrPool {
     );
   }
 
-  private abortJob(job: Job): void {
-    const queuedAt = this.queue.indexOf(job);
-    if (queuedAt >= 0) {
-      this.queue.splice(queuedAt, 1);
-      job.reject(job.signal?.reason);
-      return;
-    }
-    // Running: tesseract cannot cancel a recognition, so the worker is
+  private abortRunning(job: PageJob): void {
+    // Tesseract cannot cancel a recognition, so the worker is
     // replaced rather than left burning CPU on a page nobody waits for.
     const slot = this.slots.find((candidate) => candidate.current?.job === job);
     slot?.current?.fail(errorFrom(job.signal?.reason, 'OCR job aborted'));
@@ -197,12 +135,11 @@ export class OcrPool {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.state !== 'idle') continue;
-      const job = this.queue.shift() as Job;
-      void this.run(slot, job);
+      void this.run(slot, this.queue.take() as PageJob);
     }
   }
 
-  private async run(slot: Slot, job: Job): Promise<void> {
+  private async run(slot: Slot, job: PageJob): Promise<void> {
     slot.state = 'busy';
     slot.jobsSinceStart++;
     let workerBroken = false;
@@ -215,9 +152,9 @@ export class OcrPool {
     } finally {
       job.detachAbort();
       slot.current = undefined;
-      this.jobsDone++;
+      this.queue.jobsDone++;
     }
-    if (this.closed) return;
+    if (this.queue.closed) return;
     if (workerBroken || slot.jobsSinceStart >= this.config.recycleAfterJobs) {
       await this.replaceWorker(slot, workerBroken ? 'failed' : 'recycled');
     } else {
@@ -226,7 +163,7 @@ export class OcrPool {
     this.dispatch();
   }
 
-  private recognizeOn(slot: Slot, job: Job): Promise<OcrResult> {
+  private recognizeOn(slot: Slot, job: PageJob): Promise<OcrResult> {
     const worker = slot.worker;
     if (!worker) return Promise.reject(new Error('OCR worker is not running'));
     return new Promise<OcrResult>((resolveResult, rejectResult) => {
@@ -238,32 +175,25 @@ export class OcrPool {
   private async replaceWorker(slot: Slot, reason: 'failed' | 'recycled' | 'crashed'): Promise<void> {
     slot.state = 'starting';
     await this.terminate(slot);
-    if (this.closed) return;
+    if (this.queue.closed) return;
     try {
       await this.startWorker(slot);
       this.logger.info({ worker: slot.id, reason }, 'OCR worker replaced');
     } catch (error) {
       slot.state = 'dead';
       this.logger.warn({ worker: slot.id, err: errorFrom(error, 'unknown').message }, 'OCR worker could not be restarted');
-      if (!this.slots.some((candidate) => candidate.state !== 'dead')) this.failQueue();
-    }
-  }
-
-  private failQueue(): void {
-    for (const job of this.queue.splice(0)) {
-      job.detachAbort();
-      job.reject(new Error('OCR pool has no working workers'));
+      if (!this.slots.some((candidate) => candidate.state !== 'dead')) this.queue.rejectAll(new Error('OCR engine has no working workers'));
     }
   }
 
   private async startWorker(slot: Slot): Promise<void> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.closed; attempt++) {
+    for (let attempt = 1; attempt <= MAX_START_ATTEMPTS && !this.queue.closed; attempt++) {
       try {
         slot.worker = await this.spawn(slot);
         slot.jobsSinceStart = 0;
-        slot.state = this.closed ? 'dead' : 'idle';
-        if (this.closed) await this.terminate(slot);
+        slot.state = this.queue.closed ? 'dead' : 'idle';
+        if (this.queue.closed) await this.terminate(slot);
         return;
       } catch (error) {
         lastError = error;
@@ -331,7 +261,7 @@ export class OcrPool {
       this.logger.warn({ worker: slot.id, err: error.message }, 'OCR worker thread died');
       if (slot.current) {
         slot.current.fail(error);
-      } else if (slot.state === 'idle' && !this.closed) {
+      } else if (slot.state === 'idle' && !this.queue.closed) {
         slot.worker = undefined;
         void this.replaceWorker(slot, 'crashed').then(() => this.dispatch());
       }

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { ConfigError, loadConfig, type OcrConfig } from '../../src/config.js';
-import type { DecodedFile } from '../../src/ingest/decode.js';
-import { ingestFiles } from '../../src/ingest/ingest.js';
-import { rotateRaster } from '../../src/ingest/ocr-page.js';
-import { OcrPool, type OcrResult } from '../../src/ingest/ocr-pool.js';
-import type { PdfProcessor } from '../../src/ingest/pdf.js';
-import type { GreyRaster } from '../../src/ingest/raster.js';
-import { makeTextRaster, RECEIPT_LINES } from '../fixtures/images.js';
+import { ConfigError, loadConfig } from '../../../src/config.js';
+import type { DecodedFile } from '../../../src/ingest/decode.js';
+import { ingestFiles } from '../../../src/ingest/ingest.js';
+import { rotateRaster } from '../../../src/ingest/ocr/rotate-raster.js';
+import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
+import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
+import type { PdfProcessor } from '../../../src/ingest/pdf.js';
+import type { GreyRaster } from '../../../src/ingest/raster.js';
+import { makeTextRaster, RECEIPT_LINES } from '../../fixtures/images.js';
 
 const LINES = [...RECEIPT_LINES, 'Thank you for your visit', ['Card', '6.25'] as [string, string]];
 const KEY_WORDS = ['CORNER', 'CAFE', 'Coffee', 'Muffin', 'TOTAL', '6.25', 'visit'];
@@ -54,17 +55,17 @@ describe('rotateRaster', () => {
 
 describe('OCR_ROTATION', function () {
   this.timeout(60_000);
-  const baseConfig: OcrConfig = { ...loadConfig({}).ocr, workers: 1 };
+  const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 1 };
   const clean = makeTextRaster(LINES);
   /** Text reading bottom to top, as a page photographed sideways without EXIF orientation. */
   const sideways = rotateRaster(clean, 270);
   let skewed: GreyRaster;
-  let auto: OcrPool;
-  let off: OcrPool;
+  let auto: TesseractPool;
+  let off: TesseractPool;
 
   before(async () => {
     skewed = await tilted(clean, 6);
-    [auto, off] = await Promise.all([OcrPool.create({ ...baseConfig, rotation: 'auto' }), OcrPool.create({ ...baseConfig, rotation: 'off' })]);
+    [auto, off] = await Promise.all([TesseractPool.create({ ...baseConfig, rotation: 'auto' }), TesseractPool.create({ ...baseConfig, rotation: 'off' })]);
   });
 
   after(async () => {
@@ -118,7 +119,7 @@ describe('OCR_ROTATION', function () {
   });
 
   it('always: deskews every page in one pass', async () => {
-    const always = await OcrPool.create({ ...baseConfig, rotation: 'always' });
+    const always = await TesseractPool.create({ ...baseConfig, rotation: 'always' });
     try {
       const result = await always.recognize(skewed);
       expect(result).to.include({ passes: 1, rotation: 0, deskewed: true });

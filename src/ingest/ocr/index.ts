@@ -1,0 +1,96 @@
+/**
+ * OCR: reading scanned pages and photos into words. This folder owns the
+ * engine interface (engine.ts), the choice between the two engines
+ * (OCR_ENGINE, below), and the engines themselves: paddle/ (PP-OCR det +
+ * cls + rec on ONNX Runtime, the default) and tesseract/ (tesseract.js, for
+ * languages the PP-OCR recogniser cannot write). Only the chosen engine is
+ * started.
+ */
+import { availableParallelism } from 'node:os';
+import type { OcrConfig } from '../../config.js';
+import { noopOcrLogger, type OcrEngine, type OcrEngineName, type OcrLogger } from './engine.js';
+import { coverageOf } from './languages.js';
+import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine } from './paddle/engine.js';
+import { bundledModelFiles, modelFilesIn, readDictionary, type PaddleModelFiles } from './paddle/model-files.js';
+import { TesseractPool } from './tesseract/pool.js';
+
+export type { OcrEngine, OcrEngineName, OcrLogger, OcrResult, OcrStatus } from './engine.js';
+
+export interface OcrChoice {
+  name: OcrEngineName;
+  /** Why, in a sentence for the logs and /readyz. */
+  reason: string;
+}
+
+function paddleModelFiles(config: OcrConfig): Promise<PaddleModelFiles> {
+  return config.paddleModelDir ? modelFilesIn(config.paddleModelDir) : Promise.resolve(bundledModelFiles());
+}
+
+function describeGaps(coverage: ReturnType<typeof coverageOf>): string {
+  const parts = coverage.lacking.map(({ lang, missing }) => `${lang} (lacks ${missing.slice(0, 8).join(' ')}${missing.length > 8 ? ' ...' : ''})`);
+  if (coverage.unknown.length > 0) parts.push(`${coverage.unknown.join(', ')} (no alphabet known to check)`);
+  return parts.join(', ');
+}
+
+/**
+ * OCR_ENGINE=paddle or tesseract is an order. auto picks paddle when the
+ * PP-OCR recogniser's dictionary (bundled, or OCR_PADDLE_MODEL_DIR's) has
+ * every letter of every OCR_LANGS language, and tesseract otherwise.
+ */
+export async function chooseOcrEngine(config: OcrConfig): Promise<OcrChoice> {
+  if (config.engine === 'tesseract') return { name: 'tesseract', reason: 'OCR_ENGINE=tesseract' };
+  const dictionaryPath = (await paddleModelFiles(config)).dictionary;
+  const coverage = coverageOf(config.langs, await readDictionary(dictionaryPath));
+  const complete = coverage.lacking.length === 0 && coverage.unknown.length === 0;
+  if (config.engine === 'paddle') {
+    return { name: 'paddle', reason: complete ? 'OCR_ENGINE=paddle' : `OCR_ENGINE=paddle, although its recogniser cannot write ${describeGaps(coverage)}` };
+  }
+  if (complete) return { name: 'paddle', reason: `OCR_ENGINE=auto: the PP-OCR recogniser writes every letter of OCR_LANGS=${config.langs.join(',')}` };
+  return { name: 'tesseract', reason: `OCR_ENGINE=auto: the PP-OCR recogniser cannot write ${describeGaps(coverage)}, so Tesseract reads ${config.langs.join('+')}` };
+}
+
+/** The engine with why it was chosen added to its status, so /readyz answers "which OCR engine, and why". */
+function explained(engine: OcrEngine, reason: string): OcrEngine {
+  return {
+    name: engine.name,
+    recognize: (raster, signal) => engine.recognize(raster, signal),
+    status: () => ({ ...engine.status(), chosenBecause: reason }),
+    close: () => engine.close(),
+  };
+}
+
+/**
+ * Workers and threads when OCR_WORKERS / OCR_THREADS are not set. Tesseract
+ * reads a page on one thread: one worker per core. A paddle worker holds its
+ * own ONNX sessions and the detector's working memory (~150-250 MB each on
+ * the receipts), and ONNX Runtime spreads one page over several cores
+ * itself: one worker per two cores, each with the cores it has (on 2 cores
+ * 1 worker with 2 threads; 2 workers read pages 1.5x as fast under load but
+ * took the service from ~700 to ~960 MB peak RSS, see README).
+ */
+export function workersFor(name: OcrEngineName, config: Pick<OcrConfig, 'workers' | 'threads'>, cores = availableParallelism()): { workers: number; threads: number } {
+  if (name === 'tesseract') return { workers: config.workers ?? Math.max(1, cores), threads: 1 };
+  const workers = config.workers ?? Math.max(1, Math.round(cores / 2));
+  return { workers, threads: config.threads ?? Math.max(1, Math.floor(cores / workers)) };
+}
+
+/** Chooses, starts and warms the OCR engine; the other one is never started. */
+export async function createOcrEngine(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<{ engine: OcrEngine; reason: string }> {
+  const choice = await chooseOcrEngine(config);
+  logger.info({ ocrEngine: choice.name, reason: choice.reason }, 'OCR engine chosen');
+  const { workers, threads } = workersFor(choice.name, config);
+  const engine: OcrEngine =
+    choice.name === 'paddle'
+      ? await PaddleEngine.create(
+          {
+            files: await paddleModelFiles(config),
+            workers,
+            threads,
+            allowTurn: config.rotation !== 'off',
+            maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS,
+          },
+          logger,
+        )
+      : await TesseractPool.create({ ...config, workers }, logger);
+  return { engine: explained(engine, choice.reason), reason: choice.reason };
+}

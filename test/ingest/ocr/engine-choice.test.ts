@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type OcrConfig } from '../../../src/config.js';
+import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr/index.js';
+import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
+
+function ocrConfig(env: Record<string, string>): OcrConfig {
+  return { ...loadConfig(env).ocr, workers: 1, threads: 1 };
+}
+
+describe('OCR engine choice', function () {
+  this.timeout(60_000);
+
+  it('auto picks paddle for English, saying why', async () => {
+    const choice = await chooseOcrEngine(ocrConfig({}));
+    expect(choice.name).to.equal('paddle');
+    expect(choice.reason).to.match(/OCR_ENGINE=auto/).and.include('eng');
+  });
+
+  it('auto picks tesseract for a language the bundled recogniser cannot write, naming the missing letters', async () => {
+    const german = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'eng,deu' }));
+    expect(german.name).to.equal('tesseract');
+    expect(german.reason).to.include('deu').and.include('ö').and.include('ß');
+    const unknown = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'xyz' }));
+    expect(unknown).to.deep.include({ name: 'tesseract' });
+    expect(unknown.reason).to.include('xyz');
+  });
+
+  it('auto picks paddle for German with a recogniser whose dictionary has the German letters', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paddle-latin-'));
+    try {
+      const bundled = bundledModelFiles();
+      await copyFile(bundled.detector, join(dir, 'det.onnx'));
+      await copyFile(bundled.recogniser, join(dir, 'rec.onnx'));
+      const dictionary = await readFile(bundled.dictionary, 'utf8');
+      await writeFile(join(dir, 'latin_dict.txt'), `${dictionary.trimEnd()}\nä\nö\nü\nß\nÄ\nÖ\nÜ\n`);
+      const choice = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'deu', OCR_PADDLE_MODEL_DIR: dir }));
+      expect(choice.name).to.equal('paddle');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('obeys OCR_ENGINE=paddle and =tesseract whatever the languages', async () => {
+    expect((await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'tesseract' }))).name).to.equal('tesseract');
+    const paddle = await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'paddle', OCR_LANGS: 'deu' }));
+    expect(paddle.name).to.equal('paddle');
+    expect(paddle.reason).to.include('cannot write deu');
+  });
+
+  it('starts only the engine it chose', async () => {
+    // Each engine's files point nowhere for the engine not chosen: touching them would fail the start.
+    const tesseract = await createOcrEngine(ocrConfig({ OCR_ENGINE: 'tesseract', OCR_PADDLE_MODEL_DIR: '/nonexistent/paddle' }));
+    try {
+      expect(tesseract.engine.name).to.equal('tesseract');
+      expect(tesseract.engine.status()).to.include({ engine: 'tesseract', ready: true, chosenBecause: 'OCR_ENGINE=tesseract' });
+    } finally {
+      await tesseract.engine.close();
+    }
+    const paddle = await createOcrEngine(ocrConfig({ OCR_LANG_PATH: '/nonexistent/tessdata' }));
+    try {
+      expect(paddle.engine.name).to.equal('paddle');
+      expect(paddle.engine.status().chosenBecause).to.match(/OCR_ENGINE=auto/);
+    } finally {
+      await paddle.engine.close();
+    }
+  });
+});
+
+describe('OCR workers and threads', () => {
+  it('default to a worker per core for tesseract and a worker per two cores, sharing the cores, for paddle', () => {
+    expect(workersFor('tesseract', { workers: undefined, threads: undefined }, 8)).to.deep.equal({ workers: 8, threads: 1 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 2)).to.deep.equal({ workers: 1, threads: 2 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 8)).to.deep.equal({ workers: 4, threads: 2 });
+    expect(workersFor('paddle', { workers: undefined, threads: undefined }, 1)).to.deep.equal({ workers: 1, threads: 1 });
+  });
+
+  it('follow OCR_WORKERS and OCR_THREADS when set', () => {
+    expect(workersFor('paddle', { workers: 3, threads: undefined }, 6)).to.deep.equal({ workers: 3, threads: 2 });
+    expect(workersFor('paddle', { workers: 2, threads: 4 }, 2)).to.deep.equal({ workers: 2, threads: 4 });
+    expect(workersFor('tesseract', { workers: 3, threads: 4 }, 8)).to.deep.equal({ workers: 3, threads: 1 });
+    expect(loadConfig({}).ocr).to.include({ workers: undefined, threads: undefined });
+  });
+});
