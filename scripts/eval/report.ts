@@ -1,3 +1,4 @@
+import type { UngroundedValue } from '../../src/extract/engine.js';
 import type { LayoutText } from '../../src/ingest/layout.js';
 import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';
@@ -65,7 +66,7 @@ export interface DocumentDetail {
   /** Per field: correct (lenient), strict, ANLS / set counts when they apply. Fields with null ground truth show predictedValue instead. */
   fields: Record<string, { correct?: boolean; strict?: boolean; anls?: number; set?: { tp: number; fp: number; fn: number }; nullGtPredictedValue?: boolean }>;
   /** The model's calls for this document (language-model engines). */
-  model?: { calls: number; retries: number; promptTokens: number; outputTokens: number; ungrounded: number };
+  model?: { calls: number; retries: number; promptTokens: number; outputTokens: number; ungrounded: UngroundedValue[] };
 }
 
 export interface DatasetReport {
@@ -150,7 +151,8 @@ function detailOf(input: DocumentInput, scores: readonly FieldScore[]): Document
   const detail: DocumentDetail = { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
   if (run.model) {
     const { calls, retries, promptTokens, outputTokens, ungrounded } = run.model;
-    detail.model = { calls, retries, promptTokens, outputTokens, ungrounded: ungrounded.length };
+    // the values themselves, so a change to the grounding check can be judged against the answers the model gave
+    detail.model = { calls, retries, promptTokens, outputTokens, ungrounded };
   }
   return detail;
 }
