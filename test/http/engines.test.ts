@@ -5,7 +5,8 @@ import type { Engine } from '../../src/extract/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
-import { makeLabelledInvoicePng, makeManyPagesPdf, makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
+import { SYSTEM_PROMPT } from '../../src/engines/llm/prompt.js';
+import { LABELLED_INVOICE_LINES, makeLabelledInvoicePng, makeManyPagesPdf, makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
 import { expectSchemaValid, RICH_SCHEMA } from '../helpers/engine-fixtures.js';
 import { closedPort, modelResponder, startFakeOllama, startFakeOpenAi, type ModelServer, type Respond } from '../helpers/model-servers.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, type RunningServer } from '../helpers/test-server.js';
@@ -17,6 +18,12 @@ const SIMPLE_SCHEMA = {
 };
 const DOCUMENT_LINES = ['ACME Supplies Ltd', 'Invoice INV-2024-001', 'Total 99.50'];
 /** Six pages of about 700 tokens each: more than one 2,048-token context holds. */
+/** The labelled invoice with 30 item lines: one page whose prompt is more than a 2,048-token model holds. */
+const LONG_INVOICE_LINES = [
+  ...LABELLED_INVOICE_LINES.slice(0, 6),
+  ...Array.from({ length: 30 }, (_, i) => `Item ${i + 1}: copier paper, box of 5 reams     ${(24.5 + i).toFixed(2)}`),
+  ...LABELLED_INVOICE_LINES.slice(6),
+];
 const LONG_PAGES = Array.from({ length: 6 }, (_, p) => Array.from({ length: 40 }, (_, l) => `Page ${p + 1} line ${l + 1}: delivered items and their prices, ${(l * 3.25).toFixed(2)}`));
 
 /** Engines for the tiny model: one thread (the suite shares 2 cores with OCR workers), values kept so the shape is visible. */
@@ -95,7 +102,9 @@ describe('language-model engines over HTTP', function () {
       // default LLM_MAX_CONTEXT_TOKENS (16,384) and LLM_MAX_OUTPUT_TOKENS (4,096): nothing tuned by hand
       const { server: small } = await serve({ EXTRACTOR: 'llamacpp', LLAMA_MODEL_PATH: tinyGgufPath(2048), LLAMA_THREADS: '1', LLM_UNGROUNDED: 'keep' });
       const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } };
-      const response = await postJson(`${small.url}/v1/`, { schema, contents: [content(await makeLabelledInvoicePng(), 'image/png')] });
+      // the tiny model's vocabulary is byte-level: at least a token per character, so one window of the whole page cannot fit
+      expect(SYSTEM_PROMPT.length + LONG_INVOICE_LINES.join('\n').length).to.be.greaterThan(2048);
+      const response = await postJson(`${small.url}/v1/`, { schema, contents: [content(await makeLabelledInvoicePng(LONG_INVOICE_LINES), 'image/png')] });
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expectSchemaValid(response.body, schema);
       const ready = (await (await fetch(`${small.url}/readyz`)).json()) as { engine: { detail: string } };
