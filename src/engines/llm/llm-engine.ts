@@ -92,6 +92,7 @@ export class LlmEngine implements Engine {
           format: task.format,
           promptTokens,
           maxOutputTokens: Math.min(budget.outputTokens, budget.contextTokens - promptTokens),
+          documentChars: task.window.layout.text.length,
           images,
           disableThinking,
           signal: task.input.signal,

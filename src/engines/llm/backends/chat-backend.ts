@@ -18,6 +18,12 @@ export interface ChatRequest {
   /** Tokens of the whole conversation (counted when the backend has a tokenizer, else estimated high), so the backend can size its context window. */
   promptTokens: number;
   maxOutputTokens: number;
+  /**
+   * Characters of document text the model reads: no value copied from it is
+   * longer, so a backend that sees the answer as it is written may stop a
+   * string that outgrows it (a model counting on and on). Undefined: no limit.
+   */
+  documentChars?: number;
   /** Page images (base64 PNG/JPEG) for models that can see; empty otherwise. */
   images: string[];
   /** Thinking models may spend the whole answer thinking; retries ask them not to. */

@@ -140,7 +140,7 @@ export class LlamaCppBackend implements ChatBackend {
     }
     const { signal, timedOut } = callSignal(request.signal, this.llm.timeoutMs);
     const loop = new AbortController();
-    const watch = new RunawayWatch();
+    const watch = new RunawayWatch(request.documentChars);
     const sequence = this.chatSession.sequence;
     const meter = sequence.tokenMeter.getState();
     const started = performance.now();

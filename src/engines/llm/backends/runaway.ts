@@ -3,8 +3,11 @@
  * temperature 0 can fall into a loop inside a JSON string ("1111...",
  * "abcabc...") and write it to the output limit, which costs a minute of CPU
  * for nothing. The watch sees the answer as it is written and reports when
- * its tail is one short piece repeated over a long stretch; the backend then
- * stops the answer, and the engine keeps what came before the loop.
+ * its tail is one short piece repeated over a long stretch, or when one
+ * string grows longer than the document it should be copied from (a loop
+ * that counts: "5.00 RM, 10.00 RM, 15.00 RM, ..." is no repetition, and
+ * SmolLM2 wrote 2,048 tokens of it into a receipt's total); the backend then
+ * stops the answer, and the engine keeps what came before.
  */
 
 /** Longest repeating unit looked for, in characters. */
@@ -15,11 +18,39 @@ const WINDOW = MIN_RUN + MAX_PERIOD;
 
 export class RunawayWatch {
   private tail = '';
+  private inString = false;
+  private escaped = false;
+  /** Characters of the JSON string being written. */
+  private stringLength = 0;
 
-  /** Adds a piece of the answer; true once the answer loops. */
+  /** `longestString`: characters past which a JSON string in the answer cannot be a value read from the document. */
+  constructor(private readonly longestString = Infinity) {}
+
+  /** Adds a piece of the answer; true once the answer loops or a string outgrows `longestString`. */
   push(text: string): boolean {
     this.tail = (this.tail + text).slice(-WINDOW);
-    return this.tail.length >= MIN_RUN && loops(this.tail);
+    return this.stringOutgrown(text) || (this.tail.length >= MIN_RUN && loops(this.tail));
+  }
+
+  private stringOutgrown(text: string): boolean {
+    for (const character of text) {
+      if (!this.inString) {
+        if (character === '"') {
+          this.inString = true;
+          this.stringLength = 0;
+        }
+      } else if (this.escaped) {
+        this.escaped = false;
+        this.stringLength++;
+      } else if (character === '\\') {
+        this.escaped = true;
+      } else if (character === '"') {
+        this.inString = false;
+      } else if (++this.stringLength > this.longestString) {
+        return true;
+      }
+    }
+    return false;
   }
 }
 
