@@ -4,10 +4,13 @@
  * (README "Values not in the document"): these are replaced by null by
  * default (LLM_UNGROUNDED=null), because the service promises never to
  * invent a value, and a null is easier for a caller to handle than a
- * plausible wrong one. Only free text and numbers must be found: enum
- * values, booleans and dates are legitimately rewritten by the model (the
- * schema or description asks for a form the document does not print); they
- * get a place when they are found as written.
+ * plausible wrong one. Free text and numbers must be found; so must a date
+ * field's value that is a date, as the same day printed in any form (the
+ * schema or description may ask for a form the document does not print, and
+ * a small model invents dates: SmolLM2 wrote "2015-05-01" for a receipt of
+ * 30/05/18). Enum values, booleans and a date field's other values (a time,
+ * a period) are legitimately rewritten by the model; they get a place when
+ * they are found as written.
  *
  * Only the document's own words count: the layout text's page markers (and
  * the file names in them) are text the model sees but not evidence.
@@ -44,7 +47,8 @@ function isWholeDate(value: string): boolean {
 
 export class DocumentText {
   private readonly index: GroundingIndex;
-  private dates: Array<{ parts: DateParts; source: ValueSource }> | undefined;
+  /** The document's dates read day first and month first: built when first asked. */
+  private readonly dates = new Map<boolean, Array<{ parts: DateParts; source: ValueSource }>>();
 
   /** `dayFirst` reads the document's numeric dates as the request's date order says. */
   constructor(
@@ -87,16 +91,33 @@ export class DocumentText {
     return this.findDigits(digits);
   }
 
-  /** Where the day a date value names is printed, in whatever form ("2024-03-14" in "14 Mar 2024"). */
+  /**
+   * Where the day a date value names is printed, in whatever form
+   * ("2024-03-14" in "14 Mar 2024"). A numeric date the document prints is
+   * read both ways, day first as the request says and month first: a model
+   * that read "05/11/13" the other way misread a printed date, it did not
+   * invent one.
+   */
   findDate(value: string): ValueSource | undefined {
     const wanted = findDates(value, { dayFirst: this.dayFirst })[0]?.parts;
     if (!wanted) return undefined;
-    this.dates ??= findDates(this.layout.text, { dayFirst: this.dayFirst })
-      .map((date) => ({ parts: date.parts, source: { words: this.index.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
-      // a date in a page marker's file name is no document text
-      .filter((date) => date.source.words.length > 0);
-    const same = this.dates.find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
-    return same?.source;
+    for (const dayFirst of [this.dayFirst, !this.dayFirst]) {
+      const same = this.datesRead(dayFirst).find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
+      if (same) return same.source;
+    }
+    return undefined;
+  }
+
+  private datesRead(dayFirst: boolean): Array<{ parts: DateParts; source: ValueSource }> {
+    let dates = this.dates.get(dayFirst);
+    if (!dates) {
+      dates = findDates(this.layout.text, { dayFirst })
+        .map((date) => ({ parts: date.parts, source: { words: this.index.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
+        // a date in a page marker's file name is no document text
+        .filter((date) => date.source.words.length > 0);
+      this.dates.set(dayFirst, dates);
+    }
+    return dates;
   }
 
   private findDigits(digits: string): ValueSource | undefined {
@@ -134,7 +155,9 @@ export function checkGrounding(value: unknown, schema: JsonSchema, text: Documen
     const found =
       typeof current === 'string' ? (text.findText(current) ?? (dateField ? text.findDate(current) : undefined)) : typeof current === 'number' ? text.findNumber(current) : undefined;
     if (found) provenance.set(path, found);
-    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && !dateField;
+    // a date field's value that is a date names a day, and that day must be printed; its other values (a time, a period) cannot be judged here
+    const judged = !dateField || (typeof current === 'string' && isWholeDate(current));
+    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && judged;
     if (found || !mustBeFound) return current;
     ungrounded.push(path || '/');
     return replace ? null : current;

@@ -60,4 +60,18 @@ describe('grounding: values written otherwise than printed', () => {
     // several amounts the document prints, written into one value, are not that value
     expect(check({ total: '11.20, 60.44, 76.20' }).value).to.deep.equal({ total: null });
   });
+
+  it('in a date field, keeps a date the document prints in another form or order, and nulls a day it does not print', () => {
+    const dated = buildDocument(['Corner Cafe', 'Date: 05/11/13 21:47', 'TOTAL 8.60']);
+    const dates = new DocumentText(renderLayoutText(dated), true);
+    const dateSchema = { type: 'object', properties: { date: { type: 'string', format: 'date' }, time: { type: 'string' }, year: { type: 'string', description: 'Year of the purchase' } } };
+    const kept = checkGrounding({ date: '2013-11-05', time: '9:47 PM', year: 'the year 2013' }, dateSchema, dates, true);
+    expect(kept.ungrounded).to.deep.equal([]);
+    // read month first: a printed date misread, not invented
+    expect(checkGrounding({ date: '2013-05-11' }, dateSchema, dates, true).ungrounded).to.deep.equal([]);
+    // SmolLM2 wrote 2015-05-01 for a receipt dated 30/05/18
+    const invented = checkGrounding({ date: '2015-05-01', time: '21:47' }, dateSchema, dates, true);
+    expect(invented.value).to.deep.equal({ date: null, time: '21:47' });
+    expect(invented.ungrounded).to.deep.equal(['/date']);
+  });
 });
