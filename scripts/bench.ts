@@ -4,8 +4,9 @@
  * receipt photo, a dense A4 page at 300 DPI, the same page scanned at 600
  * DPI, 4961x7016) and their ratio, the OCR pool's speed-up on all cores,
  * native tesseract for comparison when it is installed, end-to-end HTTP
- * latency, and the service's peak RSS after 20 photo requests with each
- * engine. Fixtures are generated, as in the tests.
+ * latency, the service's peak RSS after 20 photo requests with each
+ * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
+ * (bench/llm.ts). Fixtures are generated, as in the tests.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { loadImagePages } from '../src/ingest/image.js';
 import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr/index.js';
 import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/page.js';
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
+import { benchLanguageModel } from './bench/llm.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import type { GreyRaster } from '../src/ingest/raster.js';
@@ -228,6 +230,8 @@ async function benchServiceRss(): Promise<void> {
 
 async function main(): Promise<void> {
   process.stdout.write(`docshape bench: node ${process.version}, ${cores} cores\n\n`);
+  // `npm run bench -- llm`: only the language-model rows
+  if (process.argv.includes('llm')) return benchLanguageModel(report);
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;
@@ -259,6 +263,7 @@ async function main(): Promise<void> {
   }
   await benchHttp();
   await benchServiceRss();
+  await benchLanguageModel(report);
   report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 

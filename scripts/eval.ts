@@ -9,6 +9,7 @@ import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
 import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
+import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/model-usage.js';
 import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, type NullMeaning } from './eval/score.js';
 
@@ -34,6 +35,12 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
   --engine <name>      local mode: auto, rules, ollama, openai or llamacpp (sets
                        EXTRACTOR); with ollama the run is skipped, exit 0, when
                        OLLAMA_HOST does not answer with OLLAMA_MODEL
+  --model <model>      with --engine: the GGUF file (llamacpp, sets
+                       LLAMA_MODEL_PATH) or the model name (ollama, openai)
+                       With a language model the report adds, per dataset:
+                       schema-valid answers, model calls, retries and tokens
+                       per document, speed, and the values the grounding check
+                       nulled, with those the labels say were right (false nulls)
   --json               print the report JSON on stdout instead of tables`;
 
 interface ManifestEntry {
@@ -50,7 +57,8 @@ interface Dataset {
   entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
 }
 
-type Extract = (request: ExtractionRequest) => Promise<{
+/** Runs one request; a local run reports the model's calls for the document into `usage`. */
+type Extract = (request: ExtractionRequest, usage: DocumentModelUsage) => Promise<{
   result: unknown;
   engine: string;
   layout: LayoutText | undefined;
@@ -208,7 +216,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
   // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
   const answerDeps = { engine, ...(crossCheck ? { crossCheck } : {}), dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
 
-  const extract: Extract = async (request) => {
+  const extract: Extract = async (request, usage) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
     const prepared = pipeline.prepareRequest(request, config.limits);
     const key = cache ? contentsKey(request) : '';
@@ -226,7 +234,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
         await cache.put(key, document);
       }
     }
-    const answer = await pipeline.answerFromDocument(answerDeps, prepared, document, signal);
+    const answer = await pipeline.answerFromDocument({ ...answerDeps, engine: engineCounting(engine, usage) }, prepared, document, signal);
     const confidences: Record<string, ValueConfidence> = {};
     for (const [pointer, item] of Object.entries(answer.evidence?.evidence ?? {})) {
       const features = answer.evidence?.features.get(pointer);
@@ -255,14 +263,17 @@ function failureOf(error: unknown): { status: number | null; message: string } {
 async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['entries'][number]): Promise<DocumentRun> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
+  const usage = emptyUsage();
+  // only a run whose engine called a model has model figures
+  const model = () => (usage.calls > 0 ? { model: usage } : {});
   try {
     const request = await buildRequest(dataset.schema, entry.documentPath);
-    const outcome = await extract(request);
-    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout };
+    const outcome = await extract(request, usage);
+    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
     if (outcome.confidences) run.confidences = outcome.confidences;
     return { ...run, ...(outcome.ingest ? { ingest: outcome.ingest } : {}), ...(outcome.ocr ? { ocr: outcome.ocr } : {}) };
   } catch (error) {
-    return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error) };
+    return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error), ...model() };
   }
 }
 
@@ -279,6 +290,7 @@ async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: Da
   return buildDatasetReport({
     name: dataset.name,
     dir: dataset.dir,
+    schema: dataset.schema,
     kinds: classifyFields(dataset.schema, dataset.entries.map((entry) => entry.expected)),
     nullMeaning: dataset.nullMeaning,
     dateOrder,
@@ -303,6 +315,7 @@ async function main(argv: string[]): Promise<number> {
       'reuse-ingest': { type: 'string' },
       refresh: { type: 'boolean' },
       engine: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -317,7 +330,7 @@ async function main(argv: string[]): Promise<number> {
   const timeoutSeconds = parsePositiveInt('timeout', values.timeout, 300) ?? 300;
 
   if (values.url && values.engine) throw new Error('--engine selects the local pipeline\'s engine; a remote service uses its own');
-  const { skip } = await selectEngine(values.engine);
+  const { skip } = await selectEngine(values.engine, values.model);
   if (skip) {
     process.stdout.write(`${skip}\n`);
     return 0;

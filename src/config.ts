@@ -127,6 +127,8 @@ export interface OpenAiConfig {
   baseUrl: string | undefined;
   model: string;
   apiKey: string | undefined;
+  /** Context size the server serves (prompt + answer); the protocol cannot ask. Undefined: LLM_MAX_CONTEXT_TOKENS alone. */
+  contextTokens: number | undefined;
 }
 
 export interface LlamaCppConfig {
@@ -295,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: env.OPENAI_BASE_URL?.trim() ? readUrl(env, 'OPENAI_BASE_URL', '') : undefined,
       model: (env.OPENAI_MODEL ?? '').trim() || 'default',
       apiKey: env.OPENAI_API_KEY?.trim() || undefined,
+      contextTokens: env.OPENAI_CONTEXT_TOKENS?.trim() ? readInt(env, 'OPENAI_CONTEXT_TOKENS', 0, 1024, 1_048_576) : undefined,
     },
     llamacpp: {
       modelPath: env.LLAMA_MODEL_PATH?.trim() || undefined,

@@ -1,7 +1,10 @@
+import type { UngroundedValue } from '../../src/extract/engine.js';
 import type { LayoutText } from '../../src/ingest/layout.js';
 import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
+import { modelSummaryLines, summariseModel, type ModelSummary } from './model-summary.js';
+import type { DocumentModelUsage } from './model-usage.js';
 import {
   microAverage,
   pairF1,
@@ -24,9 +27,13 @@ export interface OcrRun {
 }
 
 /** One document as the runner saw it: the result, or why there is none. */
-export type DocumentRun =
+export type DocumentRun = (
   | { id: string; ok: true; seconds: number; engine: string; result: unknown; layout: LayoutText | undefined; ingest?: 'cached' | 'fresh'; ocr?: OcrRun; confidences?: Record<string, ValueConfidence> }
-  | { id: string; ok: false; seconds: number; status: number | null; message: string };
+  | { id: string; ok: false; seconds: number; status: number | null; message: string }
+) & {
+  /** What the language model did for the document (local runs with a model engine). */
+  model?: DocumentModelUsage;
+};
 
 export interface DocumentInput {
   id: string;
@@ -58,6 +65,8 @@ export interface DocumentDetail {
   predicted: unknown;
   /** Per field: correct (lenient), strict, ANLS / set counts when they apply. Fields with null ground truth show predictedValue instead. */
   fields: Record<string, { correct?: boolean; strict?: boolean; anls?: number; set?: { tp: number; fp: number; fn: number }; nullGtPredictedValue?: boolean }>;
+  /** The model's calls for this document (language-model engines). */
+  model?: { calls: number; retries: number; promptTokens: number; outputTokens: number; ungrounded: UngroundedValue[] };
 }
 
 export interface DatasetReport {
@@ -81,6 +90,8 @@ export interface DatasetReport {
     misses: EvidenceMiss[];
   };
   latency: { medianSeconds: number | null; p95Seconds: number | null };
+  /** The language model's calls, tokens, speed and grounding, when a model answered. */
+  model?: ModelSummary;
   /** Calibration of the per-value confidence; null when the runs gave none (a service without evidence). */
   calibration: (CalibrationSummary & { sampleList: CalibrationSample[] }) | null;
   /** OCR time per document that went through OCR, by engine; null when none did. */
@@ -117,6 +128,8 @@ export function median(values: readonly number[]): number | null {
 export interface DatasetInput {
   name: string;
   dir: string;
+  /** The dataset's schema, to check the answers against. */
+  schema?: unknown;
   kinds: ReadonlyMap<string, FieldKind>;
   nullMeaning: NullMeaning;
   dateOrder: DateOrder;
@@ -135,7 +148,13 @@ function detailOf(input: DocumentInput, scores: readonly FieldScore[]): Document
     fields[score.field] = entry;
   }
   const { run } = input;
-  return { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  const detail: DocumentDetail = { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  if (run.model) {
+    const { calls, retries, promptTokens, outputTokens, ungrounded } = run.model;
+    // the values themselves, so a change to the grounding check can be judged against the answers the model gave
+    detail.model = { calls, retries, promptTokens, outputTokens, ungrounded };
+  }
+  return detail;
 }
 
 /** Scores every document of a dataset and summarises it. */
@@ -179,6 +198,14 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   });
   const evidenceFound = evidenceItems.filter((item) => item.found).length;
 
+  const micro = microAverage(fields);
+  const modelDocuments = input.documents.flatMap(({ id, expected, run }) =>
+    run.model ? [{ id, expected, ok: run.ok, seconds: run.seconds, result: run.ok ? run.result : undefined, model: run.model }] : [],
+  );
+  const model = modelDocuments.some((document) => document.model.calls > 0)
+    ? summariseModel({ schema: input.schema, kinds: input.kinds, dateOrder: input.dateOrder, documents: modelDocuments, strictCorrect: micro.strictCorrect })
+    : undefined;
+
   const engines: Record<string, number> = {};
   for (const { run } of input.documents) if (run.ok) engines[run.engine] = (engines[run.engine] ?? 0) + 1;
   const calibration = calibrationOf(input, options);
@@ -198,7 +225,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
     nullMeaning: input.nullMeaning,
     dateOrder: input.dateOrder,
     fields,
-    micro: microAverage(fields),
+    micro,
     pairF1: pairF1(allScores, input.nullMeaning),
     nullGt: { ...nullGt, hallucinationRate: input.nullMeaning === 'absent' ? ratio(nullGt.predictedValue, nullGt.total) : null },
     evidence: {
@@ -208,6 +235,7 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
       misses: evidenceItems.filter((item) => !item.found).map(({ id, field, expected, context }) => ({ id, field, expected, context })),
     },
     latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
+    ...(model ? { model } : {}),
     calibration,
     ocr: ocrRuns.length === 0 ? null : { engines: ocrEngines, documents: ocrRuns.length, medianSeconds: median(ocrSeconds), maxSeconds: Math.max(...ocrSeconds) },
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
@@ -321,7 +349,16 @@ function summaryLines(report: DatasetReport): string[] {
     const engines = Object.entries(report.ocr.engines).map(([name, count]) => `${name} ${count}`).join(', ');
     lines.push(`OCR per OCRed document (${engines}): median ${preciseSecondsText(report.ocr.medianSeconds)}, max ${preciseSecondsText(report.ocr.maxSeconds)}`);
   }
+  if (report.model) lines.push(...modelSummaryLines(report.model));
   return lines;
+}
+
+function falseNullsTable(report: DatasetReport): Table {
+  return {
+    headers: ['document', 'field', 'nulled value', 'label'],
+    rows: (report.model?.falseNulls ?? []).map((miss) => [miss.id, miss.field, truncate(miss.value, 60), truncate(miss.expected, 60)]),
+    right: [],
+  };
 }
 
 /** The reliability table: confidence buckets against the share of their values that are right. */
@@ -407,6 +444,7 @@ export function renderText(report: EvalReport): string {
     out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
     if (dataset.calibration) out.push(calibrationLine(dataset.calibration), table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
+    if (dataset.model && dataset.model.falseNulls.length > 0) out.push('false nulls (values the grounding check nulled that the labels say were right):', table(falseNullsTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
   }
   out.push('== overview', '', table(overviewTable(report)), '');
@@ -436,6 +474,7 @@ export function renderMarkdown(report: EvalReport): string {
     out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
     if (dataset.calibration) out.push('### Calibration', '', calibrationLine(dataset.calibration), '', table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
+    if (dataset.model && dataset.model.falseNulls.length > 0) out.push('### False nulls', '', table(falseNullsTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
   }
   return out.join('\n');

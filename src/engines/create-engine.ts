@@ -45,7 +45,7 @@ async function chooseEngine(config: EngineConfig, logger: Logger, options: Engin
     case 'rules':
       return { engine: rulesEngine(config), reason: 'EXTRACTOR=rules' };
     case 'ollama': {
-      const backend = new OllamaBackend(config.ollama, config.llm, options.fetch);
+      const backend = new OllamaBackend(config.ollama, config.llm, options.fetch, logger);
       const probe = await backend.probe();
       if (probe.state !== 'ready') logger.warn({ engine: backend.name, problem: probe.detail }, 'Ollama is not ready; requests get 503 until it is');
       return { engine: llm(backend), reason: 'EXTRACTOR=ollama' };
@@ -68,7 +68,7 @@ async function chooseAutomatically(
   options: EngineFactoryOptions,
   llm: (backend: ConstructorParameters<typeof LlmEngine>[0]) => LlmEngine,
 ): Promise<EngineChoice> {
-  const ollama = new OllamaBackend(config.ollama, config.llm, options.fetch);
+  const ollama = new OllamaBackend(config.ollama, config.llm, options.fetch, logger);
   const probe = await ollama.probe();
   if (probe.state === 'ready') return { engine: llm(ollama), reason: `auto: Ollama at ${config.ollama.host} has ${config.ollama.model}` };
   const skipped = [`Ollama: ${probe.detail}`];

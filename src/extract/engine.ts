@@ -43,10 +43,29 @@ export interface ModelCallReport {
   /** Tokens as the model server counted them, when it says. */
   promptTokens?: number;
   outputTokens?: number;
+  /** Prompt tokens the model did not evaluate again (the start of the previous prompt, still in its context). */
+  reusedPromptTokens?: number;
+  /** Milliseconds reading the prompt and writing the answer, where the engine measures them (in-process). */
+  promptMs?: number;
+  generationMs?: number;
+  /** For an answered call: it fit the schema as given, it had problems (another try may follow), or nothing usable could be read from it. */
+  answer?: 'valid' | 'invalid' | 'unusable';
+}
+
+/** A value an engine gave up because it is not in the document (LLM_UNGROUNDED): where, and what it was. */
+export interface UngroundedValue {
+  pointer: string;
+  value: unknown;
 }
 
 export interface EngineUsage {
   modelCall(report: ModelCallReport): void;
+  /**
+   * The values of an answer the grounding check found nowhere in the
+   * document, and whether they were replaced by null. Content, not numbers:
+   * for the eval's count of false nulls; never logged or exported.
+   */
+  ungrounded?(values: UngroundedValue[], nulled: boolean): void;
 }
 
 /** What an engine answers. */

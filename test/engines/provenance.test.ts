@@ -128,6 +128,7 @@ describe('provenance: the words each value was read from', function () {
           name: 'scripted',
           acceptsImages: false,
           chat: async () => ({ content: JSON.stringify(answer), truncated: false }),
+          capacity: async () => ({ contextTokens: undefined, source: 'scripted' }),
           status: async () => ({ ready: true }),
           close: async () => undefined,
         },

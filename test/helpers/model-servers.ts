@@ -18,7 +18,8 @@ export interface ChatCall {
 
 /** What the server does with one chat call. */
 export type Scripted =
-  | { content: string; truncated?: boolean }
+  /** An answer; `usage` as the model counted it, else REPORTED_TOKENS. */
+  | { content: string; truncated?: boolean; usage?: { prompt: number; output: number } }
   | { status: number; error: string }
   /** Cut the connection without answering: the backend died mid-request. */
   | { hangUp: true }
@@ -39,22 +40,36 @@ export interface ModelServer {
 export interface FakeOllamaOptions {
   models?: string[];
   capabilities?: string[];
+  /** The model's context length, as /api/show reports it in model_info. */
+  contextLength?: number;
   respond: Respond;
 }
 
-/** Answers chats with a real model behind a ChatBackend (the tiny GGUF through LlamaCppBackend). */
-export function modelResponder(backend: ChatBackend): Respond {
+export interface ResponderOptions {
+  /**
+   * Report the tokens the model counted (a real model's tokenizer), instead
+   * of REPORTED_TOKENS. Not for the tiny GGUF: its one-token-per-byte
+   * vocabulary counts three times what any real tokenizer does.
+   */
+  reportUsage?: boolean;
+  timeoutMs?: number;
+}
+
+/** Answers chats with a real model behind a ChatBackend (the tiny GGUF, or the real model of the opt-in suite, through LlamaCppBackend), as long as the client asked for. */
+export function modelResponder(backend: ChatBackend, options: ResponderOptions = {}): Respond {
   return async (call) => {
+    const asked = (call.body['options'] as { num_predict?: unknown } | undefined)?.num_predict ?? call.body['max_tokens'];
     const reply = await backend.chat({
       messages: call.messages,
       format: call.format,
       promptTokens: 0,
-      maxOutputTokens: 512,
+      maxOutputTokens: typeof asked === 'number' && asked > 0 ? asked : 512,
       images: [],
       disableThinking: false,
-      signal: AbortSignal.timeout(60_000),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
     });
-    return { content: reply.content, truncated: reply.truncated };
+    const usage = options.reportUsage && reply.usage ? { usage: { prompt: reply.usage.promptTokens, output: reply.usage.outputTokens } } : {};
+    return { content: reply.content, truncated: reply.truncated, ...usage };
   };
 }
 
@@ -64,16 +79,20 @@ export function startFakeOllama(options: FakeOllamaOptions): Promise<ModelServer
     if (req.url === '/api/tags') return json(res, 200, { models: models.map((name) => ({ name, model: name })) });
     if (req.url === '/api/show') {
       if (!models.some((m) => m === body['model'] || m === `${String(body['model'])}:latest`)) return json(res, 404, { error: `model '${String(body['model'])}' not found` });
-      return json(res, 200, { capabilities: options.capabilities ?? ['completion'] });
+      const modelInfo = options.contextLength === undefined ? {} : { 'general.architecture': 'llama', 'llama.context_length': options.contextLength };
+      return json(res, 200, { capabilities: options.capabilities ?? ['completion'], model_info: modelInfo });
     }
     if (req.url === '/api/chat') {
       const call: ChatCall = { messages: body['messages'] as ChatMessage[], format: body['format'] as JsonSchema, body };
       calls.push(call);
       const scripted = await options.respond(call, calls.length - 1);
       if (!('content' in scripted)) return answerFailure(req, res, scripted);
+      // as Ollama does: a prompt longer than num_ctx is cut to num_ctx tokens, and the count says what was kept
+      const numCtx = (body['options'] as { num_ctx?: unknown } | undefined)?.num_ctx;
+      const prompt = scripted.usage?.prompt ?? REPORTED_TOKENS.prompt;
       return json(res, 200, {
         model: body['model'], message: { role: 'assistant', content: scripted.content }, done: true, done_reason: scripted.truncated ? 'length' : 'stop',
-        prompt_eval_count: REPORTED_TOKENS.prompt, eval_count: REPORTED_TOKENS.output,
+        prompt_eval_count: typeof numCtx === 'number' ? Math.min(prompt, numCtx) : prompt, eval_count: scripted.usage?.output ?? REPORTED_TOKENS.output,
       });
     }
     return json(res, 404, { error: 'not found' });
@@ -91,7 +110,7 @@ export function startFakeOpenAi(respond: Respond): Promise<ModelServer> {
       if (!('content' in scripted)) return answerFailure(req, res, scripted, true);
       return json(res, 200, {
         choices: [{ index: 0, message: { role: 'assistant', content: scripted.content }, finish_reason: scripted.truncated ? 'length' : 'stop' }],
-        usage: { prompt_tokens: REPORTED_TOKENS.prompt, completion_tokens: REPORTED_TOKENS.output },
+        usage: { prompt_tokens: scripted.usage?.prompt ?? REPORTED_TOKENS.prompt, completion_tokens: scripted.usage?.output ?? REPORTED_TOKENS.output },
       });
     }
     return json(res, 404, { error: { message: 'not found' } });

@@ -13,6 +13,7 @@ const EMBED = 64;
 const LAYERS = 2;
 const HEADS = 4;
 const FEED_FORWARD = 128;
+/** The context length the model declares, unless a test asks for another. */
 const CONTEXT = 16384;
 const ALIGNMENT = 32;
 
@@ -89,13 +90,13 @@ class Writer {
 
 type Metadata = [key: string, write: (w: Writer) => void][];
 
-function metadata(vocabulary: Vocabulary): Metadata {
+function metadata(vocabulary: Vocabulary, contextLength: number): Metadata {
   const u32 = (value: number) => (w: Writer) => { w.u32(ValueType.UINT32); w.u32(value); };
   const str = (value: string) => (w: Writer) => { w.u32(ValueType.STRING); w.string(value); };
   return [
     ['general.architecture', str('llama')],
     ['general.name', str('docshape-tiny-test')],
-    ['llama.context_length', u32(CONTEXT)],
+    ['llama.context_length', u32(contextLength)],
     ['llama.embedding_length', u32(EMBED)],
     ['llama.block_count', u32(LAYERS)],
     ['llama.feed_forward_length', u32(FEED_FORWARD)],
@@ -191,9 +192,9 @@ function buildTensors(vocabulary: Vocabulary): Tensor[] {
   return tensors;
 }
 
-export function buildTinyGguf(): Buffer {
+export function buildTinyGguf(contextLength = CONTEXT): Buffer {
   const vocabulary = buildVocabulary();
-  const entries = metadata(vocabulary);
+  const entries = metadata(vocabulary, contextLength);
   const tensors = buildTensors(vocabulary);
   const w = new Writer();
   w.push(Buffer.from('GGUF', 'ascii'));
@@ -221,17 +222,23 @@ export function buildTinyGguf(): Buffer {
   return w.toBuffer();
 }
 
-let written: string | undefined;
+const written = new Map<number, string>();
+let directory: string | undefined;
 
-/** Path of the tiny model, written once per test run into a temp directory. */
-export function tinyGgufPath(): string {
-  if (!written) {
-    const dir = mkdtempSync(join(tmpdir(), 'docshape-tiny-gguf-'));
-    const path = join(dir, 'tiny.gguf');
-    writeFileSync(path, buildTinyGguf());
-    // generated per run, so nothing is left behind
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    written = path;
+/** Path of the tiny model declaring `contextLength` tokens, written once per test run into a temp directory. */
+export function tinyGgufPath(contextLength = CONTEXT): string {
+  let path = written.get(contextLength);
+  if (!path) {
+    if (!directory) {
+      const dir = mkdtempSync(join(tmpdir(), 'docshape-tiny-gguf-'));
+      // generated per run, so nothing is left behind
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      directory = dir;
+    }
+    // the default keeps the name tests and engine names know
+    path = join(directory, contextLength === CONTEXT ? 'tiny.gguf' : `tiny-${contextLength}.gguf`);
+    writeFileSync(path, buildTinyGguf(contextLength));
+    written.set(contextLength, path);
   }
-  return written;
+  return path;
 }

@@ -5,7 +5,8 @@ import type { Engine } from '../../src/extract/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
-import { makeManyPagesPdf, makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
+import { SYSTEM_PROMPT } from '../../src/engines/llm/prompt.js';
+import { LABELLED_INVOICE_LINES, makeLabelledInvoicePng, makeManyPagesPdf, makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
 import { expectSchemaValid, RICH_SCHEMA } from '../helpers/engine-fixtures.js';
 import { closedPort, modelResponder, startFakeOllama, startFakeOpenAi, type ModelServer, type Respond } from '../helpers/model-servers.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, type RunningServer } from '../helpers/test-server.js';
@@ -16,6 +17,14 @@ const SIMPLE_SCHEMA = {
   properties: { invoice_number: { type: 'string' }, total: { type: 'number' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } },
 };
 const DOCUMENT_LINES = ['ACME Supplies Ltd', 'Invoice INV-2024-001', 'Total 99.50'];
+/** Six pages of about 700 tokens each: more than one 2,048-token context holds. */
+/** The labelled invoice with 30 item lines: one page whose prompt is more than a 2,048-token model holds. */
+const LONG_INVOICE_LINES = [
+  ...LABELLED_INVOICE_LINES.slice(0, 6),
+  ...Array.from({ length: 30 }, (_, i) => `Item ${i + 1}: copier paper, box of 5 reams     ${(24.5 + i).toFixed(2)}`),
+  ...LABELLED_INVOICE_LINES.slice(6),
+];
+const LONG_PAGES = Array.from({ length: 6 }, (_, p) => Array.from({ length: 40 }, (_, l) => `Page ${p + 1} line ${l + 1}: delivered items and their prices, ${(l * 3.25).toFixed(2)}`));
 
 /** Engines for the tiny model: one thread (the suite shares 2 cores with OCR workers), values kept so the shape is visible. */
 const TINY = { LLAMA_THREADS: '1', LLM_UNGROUNDED: 'keep', LLM_MAX_OUTPUT_TOKENS: '512', LLM_MAX_CONTEXT_TOKENS: '8192' };
@@ -88,6 +97,19 @@ describe('language-model engines over HTTP', function () {
       expect(body.engine.name).to.equal('llamacpp:tiny.gguf');
       expect(body.engine.ready).to.equal(true);
     });
+
+    it('answers a one-page PNG invoice with 200 when the GGUF holds only 2,048 tokens: windows are sized to the model, not to LLM_MAX_CONTEXT_TOKENS', async () => {
+      // default LLM_MAX_CONTEXT_TOKENS (16,384) and LLM_MAX_OUTPUT_TOKENS (4,096): nothing tuned by hand
+      const { server: small } = await serve({ EXTRACTOR: 'llamacpp', LLAMA_MODEL_PATH: tinyGgufPath(2048), LLAMA_THREADS: '1', LLM_UNGROUNDED: 'keep' });
+      const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } };
+      // the tiny model's vocabulary is byte-level: at least a token per character, so one window of the whole page cannot fit
+      expect(SYSTEM_PROMPT.length + LONG_INVOICE_LINES.join('\n').length).to.be.greaterThan(2048);
+      const response = await postJson(`${small.url}/v1/`, { schema, contents: [content(await makeLabelledInvoicePng(LONG_INVOICE_LINES), 'image/png')] });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expectSchemaValid(response.body, schema);
+      const ready = (await (await fetch(`${small.url}/readyz`)).json()) as { engine: { detail: string } };
+      expect(ready.engine.detail).to.contain('context 2048 tokens');
+    });
   });
 
   describe('Ollama (EXTRACTOR=ollama) against an Ollama-protocol server backed by the tiny model', () => {
@@ -152,6 +174,27 @@ describe('language-model engines over HTTP', function () {
         expect(response.status).to.equal(status);
         expect(response.body.error).to.match(message);
       }
+    });
+  });
+
+  describe('OpenAI-compatible context size (OPENAI_CONTEXT_TOKENS)', () => {
+    it('sizes windows and answers to the configured context', async () => {
+      const openai = await startFakeOpenAi(() => ({ content: '{"invoice_number":null,"total":null,"items":[]}' }));
+      cleanups.push(() => openai.close());
+      const { server } = await serve({ EXTRACTOR: 'openai', OPENAI_BASE_URL: `${openai.url}/v1`, OPENAI_CONTEXT_TOKENS: '2048' });
+      const response = await postJson(`${server.url}/v1/`, { schema: SIMPLE_SCHEMA, contents: [content(await makeTextPdf(LONG_PAGES), 'application/pdf')] });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(openai.calls.length).to.be.greaterThan(1);
+      for (const call of openai.calls) expect(call.body['max_tokens']).to.be.at.most(512);
+    });
+
+    it('a server that refuses a prompt for its context size: 500 saying to set OPENAI_CONTEXT_TOKENS', async () => {
+      const openai = await startFakeOpenAi(() => ({ status: 400, error: 'the request exceeds the available context size, try increasing it' }));
+      cleanups.push(() => openai.close());
+      const { server } = await serve({ EXTRACTOR: 'openai', OPENAI_BASE_URL: `${openai.url}/v1` });
+      const response = await postDocument(server);
+      expect(response.status).to.equal(500);
+      expect(response.body.error).to.contain('OPENAI_CONTEXT_TOKENS');
     });
   });
 
@@ -275,6 +318,35 @@ describe('language-model engines over HTTP', function () {
       const response = await postDocument(server);
       expect(response.status).to.equal(504);
       expect(response.body.error).to.match(/LLM_TIMEOUT_MS/);
+    });
+
+    it("sizes windows to the model's context length from /api/show, never asking num_ctx beyond it", async () => {
+      const ollama = await startFakeOllama({ contextLength: 2048, respond: () => ({ content: '{"invoice_number":null,"total":null,"items":[]}' }) });
+      cleanups.push(() => ollama.close());
+      const { server } = await serve({ EXTRACTOR: 'ollama', OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'tiny' });
+      const response = await postJson(`${server.url}/v1/`, { schema: SIMPLE_SCHEMA, contents: [content(await makeTextPdf(LONG_PAGES), 'application/pdf')] });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(ollama.calls.length).to.be.greaterThan(1);
+      for (const call of ollama.calls) {
+        const options = call.body['options'] as { num_ctx: number; num_predict: number };
+        expect(options.num_ctx).to.be.at.most(2048);
+        expect(options.num_predict).to.be.at.most(512);
+      }
+    });
+
+    it('refuses an answer when prompt_eval_count shows Ollama cut the prompt to fit num_ctx', async () => {
+      // the model counted far more tokens than the estimate: Ollama keeps num_ctx of them and says so
+      const { server } = await scripted(() => ({ content: '{"invoice_number":"INV-2024-001","total":99.5,"items":[]}', usage: { prompt: 100_000, output: 20 } }));
+      const response = await postDocument(server);
+      expect(response.status).to.equal(500);
+      expect(response.body.error).to.match(/Ollama cut the prompt: it kept \d+ tokens of a \d+-token context \(num_ctx\)/);
+    });
+
+    it('takes an answer whose prompt_eval_count shows the whole prompt was read', async () => {
+      const { server } = await scripted(() => ({ content: '{"invoice_number":"INV-2024-001","total":99.5,"items":[]}', usage: { prompt: 300, output: 20 } }));
+      const response = await postDocument(server);
+      expect(response.status).to.equal(200);
+      expect(response.body.invoice_number).to.equal('INV-2024-001');
     });
 
     it('values the document does not contain are nulled by default (LLM_UNGROUNDED=null)', async () => {

@@ -4,10 +4,13 @@
  * (README "Values not in the document"): these are replaced by null by
  * default (LLM_UNGROUNDED=null), because the service promises never to
  * invent a value, and a null is easier for a caller to handle than a
- * plausible wrong one. Only free text and numbers must be found: enum
- * values, booleans and dates are legitimately rewritten by the model (the
- * schema or description asks for a form the document does not print); they
- * get a place when they are found as written.
+ * plausible wrong one. Free text and numbers must be found; so must a date
+ * field's value that is a date, as the same day printed in any form (the
+ * schema or description may ask for a form the document does not print, and
+ * a small model invents dates: SmolLM2 wrote "2015-05-01" for a receipt of
+ * 30/05/18). Enum values, booleans and a date field's other values (a time,
+ * a period) are legitimately rewritten by the model; they get a place when
+ * they are found as written.
  *
  * Only the document's own words count: the layout text's page markers (and
  * the file names in them) are text the model sees but not evidence.
@@ -17,10 +20,11 @@ import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance, ValueSource } from '../../extract/provenance.js';
 import { viewSchema } from '../../extract/schema-view.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
-import { wordsInSpan, type LayoutText } from '../../ingest/layout.js';
-import { foldCharacter, foldText } from '../../util/fold-text.js';
+import type { LayoutText } from '../../ingest/layout.js';
+import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
 import { looksLikeDateField } from './grounding-dates.js';
+import { GroundingIndex, sharedText, significantDigits } from './grounding-index.js';
 
 export interface GroundingResult {
   value: unknown;
@@ -30,87 +34,109 @@ export interface GroundingResult {
   provenance: Provenance;
 }
 
-/** A searchable form of the document's words, each character remembering where in the layout text it came from. */
-class FoldedText {
-  text = '';
-  readonly offsets: number[] = [];
+/** Share of a value's words that must be found, each on its own, for a value put together from parts of the document. */
+const WORDS_FOUND = 0.75;
+/** A currency code or sign around an amount written as text ("RM 9.00", "$60.44", "12,50 EUR"). */
+const AMOUNT_TEXT = /^\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*[-+]?\d[\d.,'’ ]*\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*$/u;
 
-  add(characters: string, offset: number): void {
-    this.text += characters;
-    for (let i = 0; i < characters.length; i++) this.offsets.push(offset);
-  }
-
-  /** Layout-text span of folded characters [start, end). */
-  span(start: number, end: number): [number, number] {
-    return [this.offsets[start]!, this.offsets[end - 1]! + 1];
-  }
+/** A value that is a date and nothing else ("14 March 2024", "2024-03-14"), so it may be found as that day printed another way. */
+function isWholeDate(value: string): boolean {
+  const dates = findDates(value);
+  return dates.length === 1 && dates[0]!.text.length >= value.trim().length - 2;
 }
 
 export class DocumentText {
-  private readonly letters = new FoldedText();
-  private readonly digits = new FoldedText();
-  private dates: Array<{ parts: DateParts; source: ValueSource }> | undefined;
+  private readonly index: GroundingIndex;
+  /** The document's dates read day first and month first: built when first asked. */
+  private readonly dates = new Map<boolean, Array<{ parts: DateParts; source: ValueSource }>>();
 
   /** `dayFirst` reads the document's numeric dates as the request's date order says. */
   constructor(
     private readonly layout: LayoutText,
     private readonly dayFirst = true,
   ) {
-    for (const placed of layout.words) {
-      let offset = placed.start;
-      for (const character of layout.text.slice(placed.start, placed.end)) {
-        this.letters.add(foldCharacter(character), offset);
-        if (/^[0-9]$/.test(character)) this.digits.add(character, offset);
-        offset += character.length;
-      }
-    }
+    this.index = new GroundingIndex(layout);
   }
 
   /**
    * Where a text value is printed: the whole of it (letters and digits,
-   * ignoring case, spacing and punctuation), else, for a value put together
-   * from parts of the document (an address over several lines, reordered
-   * names), three quarters of its words. Undefined when it is not there.
+   * ignoring case, spacing and punctuation, on word boundaries), or written
+   * with its abbreviations the other way ("Inc." for "Incorporated"); for a
+   * value put together from parts of the document (an address over several
+   * lines, reordered names), three quarters of its words; an amount with a
+   * currency sign or code the document prints apart or not at all, by its
+   * number; a date printed in another form, by its day. Undefined when it is
+   * not there.
    */
   findText(value: string): ValueSource | undefined {
     const folded = foldText(value);
     if (folded === '') return { words: [] };
-    const at = this.letters.text.indexOf(folded);
-    if (at >= 0) return { words: this.wordsOf([this.letters.span(at, at + folded.length)]), score: 1 };
-    const words = value.split(/\s+/).map(foldText).filter((w) => w.length > 0);
-    const spans: Array<[number, number]> = [];
-    for (const word of words) {
-      const found = this.letters.text.indexOf(word);
-      if (found >= 0) spans.push(this.letters.span(found, found + word.length));
+    const { plain, shared } = this.index;
+    const at = plain.find(folded);
+    if (at >= 0) return { words: this.index.wordsOf([plain.span(at, at + folded.length)]), score: 1 };
+    const sharedValue = sharedText(value);
+    const sharedAt = shared.find(sharedValue);
+    if (sharedAt >= 0) return { words: this.index.wordsOf([shared.span(sharedAt, sharedAt + sharedValue.length)]), score: 1 };
+    if (AMOUNT_TEXT.test(value)) {
+      const amount = this.findDigits(significantDigits(value));
+      if (amount) return amount;
     }
-    if (words.length > 1 && spans.length / words.length >= 0.75) return { words: this.wordsOf(spans), score: spans.length / words.length };
-    return undefined;
+    return this.findWords(value) ?? (isWholeDate(value) ? this.findDate(value) : undefined);
   }
 
-  /** 1234.5 is found in "1,234.50" and in "1.234,50", 0.15 in "15%": digits are compared without separators or outer zeros. */
+  /** 1234.5 is found in "1,234.50" and in "1.234,50", 0.15 in "15%": a whole printed number with the same digits, separators and outer zeros aside. */
   findNumber(value: number): ValueSource | undefined {
-    const digits = String(Math.abs(value)).replace(/e.*$/i, '').replace(/\D/g, '').replace(/^0+|0+$/g, '');
+    const digits = significantDigits(String(Math.abs(value)));
     if (digits === '') return { words: [] };
-    const at = this.digits.text.indexOf(digits);
-    return at < 0 ? undefined : { words: this.wordsOf([this.digits.span(at, at + digits.length)]), score: 1 };
+    return this.findDigits(digits);
   }
 
-  /** Where the day a date value names is printed, in whatever form ("2024-03-14" in "14 Mar 2024"). */
+  /**
+   * Where the day a date value names is printed, in whatever form
+   * ("2024-03-14" in "14 Mar 2024"). A numeric date the document prints is
+   * read both ways, day first as the request says and month first: a model
+   * that read "05/11/13" the other way misread a printed date, it did not
+   * invent one.
+   */
   findDate(value: string): ValueSource | undefined {
     const wanted = findDates(value, { dayFirst: this.dayFirst })[0]?.parts;
     if (!wanted) return undefined;
-    this.dates ??= findDates(this.layout.text, { dayFirst: this.dayFirst })
-      .map((date) => ({ parts: date.parts, source: { words: this.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
-      // a date in a page marker's file name is no document text
-      .filter((date) => date.source.words.length > 0);
-    const same = this.dates.find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
-    return same?.source;
+    for (const dayFirst of [this.dayFirst, !this.dayFirst]) {
+      const same = this.datesRead(dayFirst).find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
+      if (same) return same.source;
+    }
+    return undefined;
   }
 
-  private wordsOf(spans: Array<[number, number]>): ValueSource['words'] {
-    const words: ValueSource['words'] = [];
-    for (const [start, end] of spans) for (const ref of wordsInSpan(this.layout, start, end)) if (!words.includes(ref)) words.push(ref);
-    return words;
+  private datesRead(dayFirst: boolean): Array<{ parts: DateParts; source: ValueSource }> {
+    let dates = this.dates.get(dayFirst);
+    if (!dates) {
+      dates = findDates(this.layout.text, { dayFirst })
+        .map((date) => ({ parts: date.parts, source: { words: this.index.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
+        // a date in a page marker's file name is no document text
+        .filter((date) => date.source.words.length > 0);
+      this.dates.set(dayFirst, dates);
+    }
+    return dates;
+  }
+
+  private findDigits(digits: string): ValueSource | undefined {
+    const span = this.index.digits.find(digits);
+    return span ? { words: this.index.wordsOf([span]), score: 1 } : undefined;
+  }
+
+  /** Names and addresses put together from parts; numbers alone ("11.20, 60.44") are not a value made of parts but several values. */
+  private findWords(value: string): ValueSource | undefined {
+    if (!/\p{L}/u.test(value)) return undefined;
+    const words = value.split(/\s+/).map(sharedText).filter((word) => word.length > 0);
+    if (words.length < 2) return undefined;
+    const { shared } = this.index;
+    const spans: Array<[number, number]> = [];
+    for (const word of words) {
+      const at = shared.find(word);
+      if (at >= 0) spans.push(shared.span(at, at + word.length));
+    }
+    return spans.length / words.length >= WORDS_FOUND ? { words: this.index.wordsOf(spans), score: spans.length / words.length } : undefined;
   }
 }
 
@@ -129,7 +155,9 @@ export function checkGrounding(value: unknown, schema: JsonSchema, text: Documen
     const found =
       typeof current === 'string' ? (text.findText(current) ?? (dateField ? text.findDate(current) : undefined)) : typeof current === 'number' ? text.findNumber(current) : undefined;
     if (found) provenance.set(path, found);
-    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && !dateField;
+    // a date field's value that is a date names a day, and that day must be printed; its other values (a time, a period) cannot be judged here
+    const judged = !dateField || (typeof current === 'string' && isWholeDate(current));
+    const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && judged;
     if (found || !mustBeFound) return current;
     ungrounded.push(path || '/');
     return replace ? null : current;

@@ -4,37 +4,39 @@
  * (parse, shape and validate as finalize() will, grounding in the text,
  * which also says where each value was read) and asks again with the
  * problems, a bounded number of times. Long documents go window by window
- * (windowed.ts).
+ * (windowed.ts), sized to what the model holds (budget.ts).
  */
 import type { LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput, UngroundedValue } from '../../extract/engine.js';
 import { isDayFirst } from '../../extract/date-order.js';
 import { answerProblems } from '../../extract/finalize.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance } from '../../extract/provenance.js';
 import type { Logger } from '../../logger.js';
+import { valueAtPointer } from '../../util/json-pointer.js';
 import type { ChatBackend, ChatMessage, ChatReply } from './backends/chat-backend.js';
+import { planBudget, type TokenBudget } from './budget.js';
 import { checkGrounding, DocumentText } from './grounding.js';
 import { toModelSchema } from './model-schema.js';
 import { parseAnswer, type ParsedAnswer } from './parse-answer.js';
-import { buildMessages, buildRetryMessages, estimateTokens, promptOverheadTokens } from './prompt.js';
+import { buildMessages, buildRetryMessages, buildShortRetryMessages } from './prompt.js';
 import { extractInWindows } from './windowed.js';
 import type { DocumentWindow } from './windows.js';
 
 /** Page pictures per model call: more would crowd the context and slow every call. */
 const MAX_IMAGES_PER_CALL = 4;
+/** Room a new answer needs beyond the length of the one it corrects. */
+const RETRY_ANSWER_SLACK = 64;
 
-/** Below this many tokens of room for document text, splitting would make windows too small to be useful. */
-const MIN_WINDOW_TOKENS = 256;
-
-type Assessment = ParsedAnswer & { provenance: Provenance };
+type Assessment = ParsedAnswer & { provenance: Provenance; ungrounded: UngroundedValue[] };
 
 interface WindowTask {
   window: DocumentWindow;
   windowCount: number;
   input: ExtractionInput;
   format: JsonSchema;
+  budget: TokenBudget;
 }
 
 export class LlmEngine implements Engine {
@@ -51,12 +53,9 @@ export class LlmEngine implements Engine {
   async extract(input: ExtractionInput): Promise<Extraction> {
     const schema = input.compiled.schema;
     const format = toModelSchema(schema);
-    const room = this.config.maxContextTokens - this.config.maxOutputTokens - promptOverheadTokens(schema);
-    if (room < MIN_WINDOW_TOKENS) {
-      throw new AppError('engine_failed', `the schema leaves no room for document text within LLM_MAX_CONTEXT_TOKENS=${this.config.maxContextTokens}; raise it or lower LLM_MAX_OUTPUT_TOKENS`);
-    }
-    return extractInWindows(input, { maxTokens: room, concurrency: this.config.chunkConcurrency }, (window, windowCount) =>
-      this.extractWindow({ window, windowCount, input, format }),
+    const budget = planBudget(this.config, await this.backend.capacity(), this.backend.tokenizer, schema);
+    return extractInWindows(input, { maxTokens: budget.windowTokens, concurrency: this.config.chunkConcurrency, count: budget.countText }, (window, windowCount) =>
+      this.extractWindow({ window, windowCount, input, format, budget }),
     );
   }
 
@@ -79,18 +78,21 @@ export class LlmEngine implements Engine {
     const first = buildMessages({ schema: task.input.compiled.schema, documentText: task.window.layout.text, ...(task.windowCount > 1 ? { part: task.window.label } : {}) });
     const text = new DocumentText(task.window.layout, isDayFirst(task.input.options.dateOrder));
     const images = await this.imagesFor(task);
-    let messages: ChatMessage[] = first;
+    const { budget } = task;
+    let messages: ChatMessage[] | undefined = first;
     let disableThinking = false;
     let best: Assessment | undefined;
     let last: Assessment | undefined;
-    for (let attempt = 0; attempt <= this.config.maxRetries; attempt++) {
+    for (let attempt = 0; attempt <= this.config.maxRetries && messages; attempt++) {
+      const promptTokens = budget.countChat(messages);
       let reply: ChatReply;
       try {
         reply = await this.backend.chat({
           messages,
           format: task.format,
-          promptTokens: messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0),
-          maxOutputTokens: this.config.maxOutputTokens,
+          promptTokens,
+          maxOutputTokens: Math.min(budget.outputTokens, budget.contextTokens - promptTokens),
+          documentChars: task.window.layout.text.length,
           images,
           disableThinking,
           signal: task.input.signal,
@@ -99,8 +101,8 @@ export class LlmEngine implements Engine {
         task.input.usage?.modelCall({ outcome: 'failed', retry: attempt > 0 });
         throw error;
       }
-      task.input.usage?.modelCall({ outcome: 'ok', retry: attempt > 0, ...reply.usage });
       last = this.assess(reply.content, task, text);
+      task.input.usage?.modelCall({ outcome: 'ok', retry: attempt > 0, ...reply.usage, answer: last.value === undefined ? 'unusable' : last.problems.length === 0 ? 'valid' : 'invalid' });
       // a thinking model that spent its answer thinking is asked again without thinking
       if (last.kind === 'empty') disableThinking = true;
       // a retry can be worse than the answer before it: keep the one with the fewest problems
@@ -109,24 +111,41 @@ export class LlmEngine implements Engine {
       // an answer cut off by the output limit would be cut off again: keep what was salvaged
       if (last.kind === 'salvaged' && reply.truncated) break;
       this.logger.debug({ engine: this.name, attempt, kind: last.kind, problems: last.problems.length }, 'model answer needs another try');
-      messages = buildRetryMessages(first, reply.content, last.problems);
+      messages = this.retryMessages(first, reply.content, last.problems, budget);
     }
     if (best === undefined) {
       throw new AppError('engine_failed', `${this.name} gave no usable answer after ${this.config.maxRetries + 1} attempts`, { details: (last?.problems ?? []).slice(0, 10) });
     }
+    if (best.ungrounded.length > 0) task.input.usage?.ungrounded?.(best.ungrounded, this.config.ungrounded === 'null');
     return { value: best.value, provenance: best.provenance };
+  }
+
+  /**
+   * The conversation for another try: the answer and its problems when a new
+   * answer of about its length still fits the context, else the first
+   * request with the problems added; undefined when neither leaves room.
+   */
+  private retryMessages(first: ChatMessage[], answer: string, problems: string[], budget: TokenBudget): ChatMessage[] | undefined {
+    const needed = Math.min(budget.outputTokens, budget.countText(answer) + RETRY_ANSWER_SLACK);
+    const full = buildRetryMessages(first, answer, problems);
+    if (budget.contextTokens - budget.countChat(full) >= needed) return full;
+    const short = buildShortRetryMessages(first, problems);
+    if (budget.contextTokens - budget.countChat(short) >= Math.min(needed, RETRY_ANSWER_SLACK)) return short;
+    this.logger.debug({ engine: this.name }, 'no room in the context for another try');
+    return undefined;
   }
 
   /** Parses one answer, lists what is wrong with it, and gives up values the document does not contain. */
   private assess(content: string, task: WindowTask, text: DocumentText): Assessment {
     const parsed = parseAnswer(content);
-    if (parsed.value === undefined) return { ...parsed, provenance: new Map() };
+    if (parsed.value === undefined) return { ...parsed, provenance: new Map(), ungrounded: [] };
     const { compiled, options } = task.input;
     const problems = [...parsed.problems, ...answerProblems(parsed.value, compiled, options)];
     const grounded = checkGrounding(parsed.value, compiled.schema, text, this.config.ungrounded === 'null');
     if (grounded.ungrounded.length > 0) {
       this.logger.debug({ engine: this.name, ungrounded: grounded.ungrounded.length, policy: this.config.ungrounded }, 'values not found in the document text');
     }
-    return { kind: parsed.kind, value: grounded.value, problems, provenance: grounded.provenance };
+    const ungrounded = grounded.ungrounded.map((pointer) => ({ pointer, value: pointer === '/' ? parsed.value : valueAtPointer(parsed.value, pointer) }));
+    return { kind: parsed.kind, value: grounded.value, problems, provenance: grounded.provenance, ungrounded };
   }
 }

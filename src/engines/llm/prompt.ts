@@ -1,9 +1,16 @@
 /**
  * What the model reads: fixed instructions (system), then the caller's
  * schema, then the document text fenced as data. The document comes last and
- * inside <document> tags so that text in it ("ignore previous instructions")
- * is read as content to extract from, never as an instruction; any tag
- * inside the text is neutralised so it cannot close the fence.
+ * inside <document> tags, and the system prompt says that text in it ("ignore
+ * previous instructions") is content, not instructions. Text that could pass
+ * for the fence or for the chat template's own markers is neutralised, so a
+ * document cannot close the fence or open a system turn on a server that
+ * reads template markers in message text.
+ *
+ * What this can promise: the model is told, and the document cannot
+ * impersonate the prompt's structure. A model may still follow written
+ * instructions; what the service guarantees is the grounding check's
+ * (grounding.ts): every value it returns is printed in the document.
  */
 import type { ChatMessage } from './backends/chat-backend.js';
 import type { JsonSchema } from '../../extract/schema.js';
@@ -41,8 +48,17 @@ export function estimateTokens(text: string): number {
   return Math.ceil((text.length - nonAscii) / 3.2 + nonAscii);
 }
 
+/** The fence's own tags, however spaced or cased, and the turn markers of common chat templates (ChatML, Llama 2/3, Gemma, Mistral, Phi). */
+const FENCE_TAG = /<\s*\/?\s*document\b[^>]*>/gi;
+const TEMPLATE_MARKERS = /<\|[^|\s<>]{1,40}\|>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn|s)>/gi;
+
+/** A zero-width space after the opening character: the text reads the same, but no tokenizer or model sees a tag or a marker. */
+function neutralise(match: string): string {
+  return `${match[0]}\u200b${match.slice(1)}`;
+}
+
 export function fenceDocument(text: string): string {
-  const neutralised = text.replace(/<(\/?)document>/gi, '<$1document\u200b>');
+  const neutralised = text.replace(FENCE_TAG, neutralise).replace(TEMPLATE_MARKERS, neutralise);
   return `<document>\n${neutralised}\n</document>`;
 }
 
@@ -57,20 +73,29 @@ export function buildMessages(input: PromptInput): ChatMessage[] {
   ];
 }
 
+function problemList(problems: string[], limit: number): string {
+  return problems.slice(0, limit).map((problem) => `- ${problem}`).join('\n');
+}
+
 /** The follow-up turn after an answer that did not fit: the model sees what was wrong and answers again in full. */
 export function buildRetryMessages(previous: ChatMessage[], answer: string, problems: string[]): ChatMessage[] {
-  const list = problems.slice(0, 20).map((problem) => `- ${problem}`).join('\n');
   return [
     ...previous,
     { role: 'assistant', content: answer.length > 0 ? answer : '(empty answer)' },
     {
       role: 'user',
-      content: `Your answer does not fit the schema:\n${list}\nAnswer again with the complete corrected JSON object only. Use null for values the document does not contain.`,
+      content: `Your answer does not fit the schema:\n${problemList(problems, 20)}\nAnswer again with the complete corrected JSON object only. Use null for values the document does not contain.`,
     },
   ];
 }
 
-/** Tokens the fixed parts of a prompt take, to know how much document text fits. */
-export function promptOverheadTokens(schema: JsonSchema): number {
-  return estimateTokens(SYSTEM_PROMPT) + estimateTokens(JSON.stringify(schema)) + 120;
+/**
+ * The same request again with the problems written after the document, but
+ * without the previous answer: for when repeating that answer would leave no
+ * room in the context for a new one.
+ */
+export function buildShortRetryMessages(first: ChatMessage[], problems: string[]): ChatMessage[] {
+  const last = first[first.length - 1]!;
+  const note = `\n\nA previous answer did not fit the schema:\n${problemList(problems, 10)}\nAnswer with the complete corrected JSON object only.`;
+  return [...first.slice(0, -1), { ...last, content: last.content + note }];
 }

@@ -2,12 +2,14 @@ import type { Extraction, ExtractionInput } from '../../extract/engine.js';
 import { shapeCandidate } from '../../extract/finalize.js';
 import { mapConcurrent } from '../../util/map-concurrent.js';
 import { mergeWindowResults } from './merge.js';
-import { splitIntoWindows, type DocumentWindow } from './windows.js';
+import { splitIntoWindows, type CountTokens, type DocumentWindow } from './windows.js';
 
 export interface WindowOptions {
   /** Tokens of document text one window may hold. */
   maxTokens: number;
   concurrency: number;
+  /** The model's token count (or the estimate) the budget is in. */
+  count?: CountTokens;
 }
 
 export type WindowExtractor = (window: DocumentWindow, windowCount: number) => Promise<Extraction>;
@@ -19,7 +21,7 @@ export type WindowExtractor = (window: DocumentWindow, windowCount: number) => P
  * the schema first so that equal rows compare equal across windows.
  */
 export async function extractInWindows(input: ExtractionInput, options: WindowOptions, extract: WindowExtractor): Promise<Extraction> {
-  const windows = splitIntoWindows(input.document, input.layout, options.maxTokens);
+  const windows = splitIntoWindows(input.document, input.layout, options.maxTokens, options.count);
   if (windows.length === 1) return extract(windows[0]!, 1);
   const results = await mapConcurrent(windows, options.concurrency, async (window) => {
     input.signal.throwIfAborted();

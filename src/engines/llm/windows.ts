@@ -3,11 +3,15 @@
  * windows of whole pages, in page order. A page that alone is too long is cut
  * between lines. Each window carries its own Document (for engines that read
  * words) and its own layout text with its map back to the words (for the
- * model and for finding its values again).
+ * model and for finding its values again). Sizes are counted with the
+ * model's tokenizer when the backend has one, else estimated (high).
  */
 import type { Document, DocumentFile, Page } from '../../ingest/document.js';
 import { joinLayouts, pageMarker, renderPageText, sliceLayout, trimEnd, type LayoutText } from '../../ingest/layout.js';
 import { estimateTokens } from './prompt.js';
+
+/** Tokens of a piece of text, as the model will count them (or an estimate that errs high). */
+export type CountTokens = (text: string) => number;
 
 export interface DocumentWindow {
   document: Document;
@@ -24,9 +28,9 @@ interface PagePiece {
   layout: LayoutText;
 }
 
-export function splitIntoWindows(document: Document, layout: LayoutText, maxTokens: number): DocumentWindow[] {
-  if (estimateTokens(layout.text) <= maxTokens) return [{ document, layout, label: 'the whole document' }];
-  const pieces = pagePieces(document, maxTokens);
+export function splitIntoWindows(document: Document, layout: LayoutText, maxTokens: number, count: CountTokens = estimateTokens): DocumentWindow[] {
+  if (count(layout.text) <= maxTokens) return [{ document, layout, label: 'the whole document' }];
+  const pieces = pagePieces(document, maxTokens, count);
   const total = pieces.length === 0 ? 0 : pieces[pieces.length - 1]!.number;
   const windows: DocumentWindow[] = [];
   let current: PagePiece[] = [];
@@ -37,7 +41,7 @@ export function splitIntoWindows(document: Document, layout: LayoutText, maxToke
     tokens = 0;
   };
   for (const piece of pieces) {
-    const pieceTokens = estimateTokens(piece.layout.text) + 1;
+    const pieceTokens = count(piece.layout.text) + 1;
     if (current.length > 0 && tokens + pieceTokens > maxTokens) flush();
     current.push(piece);
     tokens += pieceTokens;
@@ -46,7 +50,7 @@ export function splitIntoWindows(document: Document, layout: LayoutText, maxToke
   return windows;
 }
 
-function pagePieces(document: Document, maxTokens: number): PagePiece[] {
+function pagePieces(document: Document, maxTokens: number, count: CountTokens): PagePiece[] {
   const pieces: PagePiece[] = [];
   let number = 0;
   for (const file of document.files) {
@@ -54,7 +58,7 @@ function pagePieces(document: Document, maxTokens: number): PagePiece[] {
       number++;
       const marker = pageMarker(file.index, file.filename, page.index);
       const body = renderPageText(page, file.index);
-      for (const part of cutToFit(body, maxTokens - estimateTokens(marker) - 1)) {
+      for (const part of cutToFit(body, maxTokens - count(marker) - 1, count)) {
         const text = trimEnd(joinLayouts([{ text: marker, words: [] }, part], '\n'));
         pieces.push({ file, page, number, layout: joinLayouts([text, { text: '', words: [] }], '\n') });
       }
@@ -63,11 +67,23 @@ function pagePieces(document: Document, maxTokens: number): PagePiece[] {
   return pieces;
 }
 
-/** Cuts a page's text between lines into parts that fit; a single over-long line is cut by characters. */
-function cutToFit(page: LayoutText, maxTokens: number): LayoutText[] {
-  if (estimateTokens(page.text) <= maxTokens) return [page];
-  // sized for the worst case (one token per character) so that every part fits whatever the script
-  const maxChars = Math.max(1, estimateTokens(page.text) > page.text.length / 3 ? maxTokens : Math.floor(maxTokens * 3.2));
+/**
+ * Cuts a page's text between lines into parts that fit; a single over-long
+ * line is cut by characters. The characters per part come from the page's
+ * own ratio of characters to tokens; a part that still counts too many
+ * tokens (its text is denser than the page's average) is cut again.
+ */
+function cutToFit(page: LayoutText, maxTokens: number, count: CountTokens, depth = 0): LayoutText[] {
+  const tokens = count(page.text);
+  if (tokens <= maxTokens) return [page];
+  const charsPerToken = page.text.length / Math.max(1, tokens);
+  // past a few rounds the text is as dense as one token per character: size for that
+  const maxChars = Math.max(1, Math.floor(maxTokens * (depth < 3 ? charsPerToken * 0.9 : 1)));
+  return cutByCharacters(page, maxChars).flatMap((part) => (count(part.text) <= maxTokens || part.text.length <= 1 ? [part] : cutToFit(part, maxTokens, count, depth + 1)));
+}
+
+/** Parts of at most `maxChars` characters, cut between lines where a line fits, inside a line where it does not. */
+function cutByCharacters(page: LayoutText, maxChars: number): LayoutText[] {
   const parts: LayoutText[] = [];
   let current: LayoutText[] = [];
   let currentLength = 0;

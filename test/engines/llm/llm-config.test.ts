@@ -7,6 +7,8 @@ describe('loadConfig: language-model settings', () => {
     expect(config.extractor).to.equal('auto');
     expect(config.ollama).to.deep.equal({ host: 'http://127.0.0.1:11434', model: 'qwen2.5:7b-instruct', keepAlive: '30m', probeTimeoutMs: 1500 });
     expect(config.openai.baseUrl).to.equal(undefined);
+    expect(config.openai.contextTokens).to.equal(undefined);
+    expect(loadConfig({ OPENAI_CONTEXT_TOKENS: '8192' }).openai.contextTokens).to.equal(8192);
     expect(config.llamacpp.gpu).to.equal(false);
     expect(config.llm).to.include({ maxContextTokens: 16384, maxOutputTokens: 4096, maxRetries: 2, chunkConcurrency: 2, ungrounded: 'null', vision: true });
   });
@@ -23,5 +25,6 @@ describe('loadConfig: language-model settings', () => {
     expect(() => loadConfig({ LLM_MAX_RETRIES: '-1' })).to.throw(ConfigError, /LLM_MAX_RETRIES/);
     expect(() => loadConfig({ OLLAMA_HOST: 'ftp://x' })).to.throw(ConfigError, /OLLAMA_HOST/);
     expect(() => loadConfig({ EXTRACTOR: 'openai' })).to.throw(ConfigError, /OPENAI_BASE_URL/);
+    expect(() => loadConfig({ OPENAI_CONTEXT_TOKENS: '8k' })).to.throw(ConfigError, /OPENAI_CONTEXT_TOKENS/);
   });
 });

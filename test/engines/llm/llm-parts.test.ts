@@ -100,13 +100,13 @@ describe('grounding', () => {
 
   it('keeps values found in the text (case, spacing and separators aside) and flags invented ones', () => {
     const result = checkGrounding(
-      { vendor: 'Acme supplies LTD', total: 1234.5, invoice_date: '2024-05-17', currency: 'EUR', address: '12 Main Street, London', paid: true },
+      { vendor: 'Acme supplies LTD', total: 1234.5, currency: 'EUR', address: '12 Main Street, London', paid: true },
       schema, text, true,
     );
     expect(result.ungrounded).to.deep.equal([]);
-    const invented = checkGrounding({ vendor: 'Globex Corporation', total: 777 }, schema, text, true);
-    expect(invented.ungrounded).to.deep.equal(['/vendor', '/total']);
-    expect(invented.value).to.deep.equal({ vendor: null, total: null });
+    const invented = checkGrounding({ vendor: 'Globex Corporation', total: 777, invoice_date: '2024-05-17' }, schema, text, true);
+    expect(invented.ungrounded).to.deep.equal(['/vendor', '/total', '/invoice_date']);
+    expect(invented.value).to.deep.equal({ vendor: null, total: null, invoice_date: null });
     expect(checkGrounding({ vendor: 'Globex Corporation' }, schema, text, false).value).to.deep.equal({ vendor: 'Globex Corporation' });
   });
 
@@ -119,19 +119,19 @@ describe('grounding', () => {
     expect(provenance.get('/vendor')?.words[0]).to.deep.equal({ file: 0, page: 0, line: 0, word: 0 });
   });
 
-  it('points a date the model re-printed at the same day printed another way, read in the request\'s date order', () => {
-    const dated = buildDocument(['Invoice date: 03/04/2024', 'Delivered 14 Mar 2024'], { filename: 'scan-2024-05-17.pdf' });
+  it('points a date the model re-printed at the same day printed another way, read in the request\'s date order first', () => {
+    const dated = buildDocument(['Invoice date: 03/04/2024', 'Order date: 04/03/2024', 'Delivered 14 Mar 2024'], { filename: 'scan-2024-05-17.pdf' });
     const dateSchema = { type: 'object', properties: { invoice_date: { type: 'string' }, delivery_date: { type: 'string' }, scan_date: { type: 'string' } } };
     const answer = { invoice_date: '2024-04-03', delivery_date: '2024-03-14', scan_date: '2024-05-17' };
     const dmy = checkGrounding(answer, dateSchema, new DocumentText(renderLayoutText(dated), true), true);
     const words = (source: { words: WordRef[] } | undefined) => (source?.words ?? []).map((ref) => wordAt(dated, ref)!.word.text).join(' ');
     expect(words(dmy.provenance.get('/invoice_date'))).to.equal('03/04/2024');
     expect(words(dmy.provenance.get('/delivery_date'))).to.equal('14 Mar 2024');
-    // a date only in the file name has no place, and dates are never nulled for it
+    // a date only in the file name is no document text: no place, and nulled like any value the document does not print
     expect(dmy.provenance.has('/scan_date')).to.equal(false);
-    expect(dmy.value).to.deep.equal(answer);
+    expect(dmy.value).to.deep.equal({ ...answer, scan_date: null });
     const mdy = checkGrounding(answer, dateSchema, new DocumentText(renderLayoutText(dated), false), true);
-    expect(mdy.provenance.has('/invoice_date')).to.equal(false);
+    expect(words(mdy.provenance.get('/invoice_date'))).to.equal('04/03/2024');
   });
 
   it('does not take the page marker or the file name in it for document text', () => {

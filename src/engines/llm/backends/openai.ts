@@ -2,12 +2,15 @@
  * Any OpenAI-compatible chat server (llama.cpp llama-server, vLLM, LM Studio,
  * Ollama's /v1): /chat/completions with response_format json_schema. Plain
  * fetch: the protocol is one POST and a client library would add nothing.
+ * The protocol has no way to ask a server its context size, so it is
+ * configured (OPENAI_CONTEXT_TOKENS); these servers refuse a prompt that does
+ * not fit rather than cut it.
  */
 import type { LlmConfig, OpenAiConfig } from '../../../config.js';
 import { AppError } from '../../../errors.js';
 import type { EngineStatus } from '../../../extract/engine.js';
 import { backendUnavailable, callSignal, describeCallFailure } from './backend-errors.js';
-import type { ChatBackend, ChatReply, ChatRequest } from './chat-backend.js';
+import type { ChatBackend, ChatReply, ChatRequest, ModelCapacity } from './chat-backend.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -70,6 +73,12 @@ export class OpenAiBackend implements ChatBackend {
     }
   }
 
+  async capacity(): Promise<ModelCapacity> {
+    return this.config.contextTokens === undefined
+      ? { contextTokens: undefined, source: 'OPENAI_CONTEXT_TOKENS is not set' }
+      : { contextTokens: this.config.contextTokens, source: 'OPENAI_CONTEXT_TOKENS' };
+  }
+
   async close(): Promise<void> {}
 
   private headers(): Record<string, string> {
@@ -83,6 +92,9 @@ export class OpenAiBackend implements ChatBackend {
     }
     if (status === 401 || status === 403) return new AppError('engine_failed', `the OpenAI-compatible server at ${this.baseUrl} refused the API key (OPENAI_API_KEY): ${message}`);
     if (status === 503 || status === 429) return backendUnavailable(`the OpenAI-compatible server at ${this.baseUrl} is busy (${status}: ${message})`);
+    if (status === 400 && /context/i.test(message) && this.config.contextTokens === undefined) {
+      return new AppError('engine_failed', `the OpenAI-compatible server at ${this.baseUrl} refused the prompt (${message}); set OPENAI_CONTEXT_TOKENS to the context size it serves, so documents are split to fit`);
+    }
     return new AppError('engine_failed', `the OpenAI-compatible server at ${this.baseUrl} failed (${status}: ${message})`);
   }
 }
