@@ -124,6 +124,9 @@ describe('injected faults', function () {
 
     before(async () => {
       service = await startServiceProcess({ API_KEYS: KEY, OCR_WORKERS: '2', PDF_WORKERS: '1', EXTRACTOR: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9', OLLAMA_PROBE_TIMEOUT_MS: '200' }, { nodeArgs: ['--import', THREAD_CONTROL], ipc: true });
+      // pdf.js threads start with the first PDF: one document first, so the pool has its size (no model: 503)
+      const warm = await postJson(`${service.url}/v1/`, { schema: SCHEMA, contents: [content(await makeTextPdf([['Invoice INV-1', 'Total 9.50']]), 'application/pdf')] }, { 'x-api-key': KEY });
+      expect(warm.status, JSON.stringify(warm.body)).to.equal(503);
       baseline = { fds: openFds(service), pool: (await threadControl(service, { command: 'count' })).counts.pool, ocr: (await ready(service)).ocr.workers };
       expect(baseline.ocr).to.equal(2);
       expect(baseline.pool).to.equal(1);
@@ -169,10 +172,11 @@ describe('injected faults', function () {
       expectDocumented5xx(failed, [500]);
       if (process.env.SHOW_FAULTS) process.stdout.write(`        ${failed.status} ${JSON.stringify(failed.body)}\n`);
       expect(failed.body.error).to.match(/^contents\[0\]\.data: PDF processing failed/);
-      await expectRecovered(service, baseline);
       const next = await postJson(`${service.url}/v1/`, { schema: SCHEMA, contents: [content(await makeTextPdf([['Total 9.50']]), 'application/pdf')] }, { 'x-api-key': KEY });
       expect(next.status, JSON.stringify(next.body)).to.equal(503);
       expect(next.body.error).to.match(/Ollama/);
+      // pdf.js threads start with a PDF (none idle in between), so the pool is back to its size once the next document came
+      await expectRecovered(service, baseline);
     });
   });
 });

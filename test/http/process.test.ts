@@ -143,9 +143,9 @@ describe('the service process', function () {
     });
 
     it('leaves a process alone whose loop is busy only in short bursts', async () => {
-      const script = `import { startLoopWatchdog } from '${WATCHDOG}'; const dog = startLoopWatchdog(500);
+      const script = `import { startLoopWatchdog } from '${WATCHDOG}'; const dog = startLoopWatchdog(1000);
         const spin = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
-        let n = 0; const timer = setInterval(() => { spin(200); if (++n === 10) { clearInterval(timer); dog.stop().then(() => process.exit(0)); } }, 50);`;
+        let n = 0; const timer = setInterval(() => { spin(150); if (++n === 10) { clearInterval(timer); dog.stop().then(() => process.exit(0)); } }, 50);`;
       const result = await runScript(script);
       expect(result.code).to.equal(0);
       expect(result.stdout).not.to.contain('event loop blocked');
