@@ -136,7 +136,9 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     const config = loadConfig(env);
     expect(config.apiKeys).to.deep.equal(['change-me']);
     const cores = cpus(container.resources.requests.cpu);
-    expect(config.ocr.workers).to.equal(cores);
+    // PP-OCR (the default engine): its workers' ONNX Runtime threads fill the requested cores
+    expect(config.ocr.engine).to.equal('auto');
+    expect((config.ocr.workers ?? 0) * (config.ocr.threads ?? 0)).to.equal(cores);
     expect(config.pdf.workers).to.equal(cores);
     expect(config.concurrency.maxActiveRequests).to.equal(cores);
     const ollama = find('Service', 'ollama');
