@@ -62,11 +62,10 @@ function explained(engine: OcrEngine, reason: string): OcrEngine {
 /**
  * Workers and threads when OCR_WORKERS / OCR_THREADS are not set. Tesseract
  * reads a page on one thread: one worker per core. A paddle worker holds its
- * own ONNX sessions and the detector's working memory (~150-250 MB each on
- * the receipts), and ONNX Runtime spreads one page over several cores
- * itself: one worker per two cores, each with the cores it has (on 2 cores
- * 1 worker with 2 threads; 2 workers read pages 1.5x as fast under load but
- * took the service from ~700 to ~960 MB peak RSS, see README).
+ * own ONNX sessions and the detector's working memory, and ONNX Runtime
+ * spreads one page over several cores itself: one worker per two cores,
+ * each with the cores it has (on 2 cores 1 worker with 2 threads; 2 workers
+ * read pages 1.5x as fast under load but took much more memory, see README).
  */
 export function workersFor(name: OcrEngineName, config: Pick<OcrConfig, 'workers' | 'threads'>, cores = availableParallelism()): { workers: number; threads: number } {
   if (name === 'tesseract') return { workers: config.workers ?? Math.max(1, cores), threads: 1 };
