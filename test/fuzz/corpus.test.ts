@@ -4,8 +4,8 @@ import { runFuzz, type FuzzReport } from '../../scripts/fuzz/run.js';
 
 /**
  * A seeded sample of the hostile-input corpus (scripts/fuzz) against the real
- * service process: every answer on time and documented, no 5xx but 503/504
- * (and the documented 500* of an unsatisfiable schema), the process alive and
+ * service process: every answer on time and documented, no 5xx but 503/504,
+ * the process alive and
  * /healthz answering throughout, no key or document value in any log line.
  * `npm run fuzz -- --cases 10000` runs the whole corpus.
  */
