@@ -9,8 +9,8 @@ import { runFuzz, type FuzzReport } from '../../scripts/fuzz/run.js';
  * /healthz answering throughout, no key or document value in any log line.
  * `npm run fuzz -- --cases 10000` runs the whole corpus.
  */
-// 1,500 cases take about 7 minutes on 2 cores (the service, mostly OCR, is the bottleneck); FUZZ_CASES changes it
-const CASES = Number(process.env.FUZZ_CASES ?? 1500);
+// 2,000 cases (issue 9 asks about that many) take 6-9 minutes on 2 busy cores (the service, mostly OCR, is the bottleneck); FUZZ_CASES changes it
+const CASES = Number(process.env.FUZZ_CASES ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 describe(`hostile-input corpus (${CASES} cases, seed ${SEED})`, function () {
