@@ -63,6 +63,11 @@ export function createApp(deps: AppDeps): Express {
   app.get('/openapi.json', openApiHandler({ metrics: metrics !== undefined }));
   if (metrics) app.use(metricsRoute(metrics, deps.config.apiKeys));
   app.use(playgroundRoutes());
+  // a path that exists, asked with a method it does not take: 405 with what it takes, not 404 (RFC 9110)
+  app.all(['/', '/healthz', '/readyz', '/openapi.json', ...(metrics ? ['/metrics'] : [])], (req, res, next) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    next(new AppError('method_not_allowed', `use GET ${req.path}`));
+  });
   app.use((req, _res, next) => next(new AppError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));
   return app;

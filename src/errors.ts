@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'internal'
+  | 'unsatisfiable_schema'
   | 'engine_failed'
   | 'saturated'
   | 'backend_unavailable'
@@ -22,6 +23,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   internal: 500,
+  unsatisfiable_schema: 422,
   engine_failed: 500,
   saturated: 503,
   backend_unavailable: 503,

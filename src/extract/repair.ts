@@ -3,13 +3,16 @@
  * that fail: a failing property becomes null (a list becomes []), a failing
  * list item is dropped. What cannot be repaired that way is an engine failure.
  * Each list item removed is reported (onRemove), so that what points into
- * the list can follow.
+ * the list can follow. What even that cannot make valid is the schema's own
+ * doing (constraints on the object as a whole that no answer docshape gives
+ * can meet, e.g. propertyNames refusing the declared names): a 422.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
 import { splitPointer } from '../util/json-pointer.js';
 
 const MAX_ROUNDS = 32;
+export const UNSATISFIABLE_SCHEMA = 'no answer can fit the schema: it refuses the extracted object even with every failing value left null (details lists why)';
 const ALTERNATIVE_KEYWORDS = new Set(['anyOf', 'oneOf', 'not', 'if']);
 
 type Path = string[];
@@ -32,7 +35,7 @@ export function repairUntilValid(value: Record<string, unknown>, validate: Valid
     if (!repairRound(value, repairTargets(validate.errors ?? []), onRemove)) break;
   }
   if (validate(value)) return value;
-  throw new AppError('engine_failed', 'extracted object does not match the schema', {
+  throw new AppError('unsatisfiable_schema', UNSATISFIABLE_SCHEMA, {
     details: describeAjvErrors(validate.errors ?? []),
   });
 }

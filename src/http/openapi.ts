@@ -96,11 +96,12 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages or pixels.',
+      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
     '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),
-    '500': errorResponse('The engine gave no answer that fits the schema (details lists why), or an internal error.'),
+    '422': errorResponse('No answer can fit the schema: it refuses the extracted object even with every value the documents lack left null, e.g. propertyNames that refuse the declared names (details lists why).'),
+    '500': errorResponse('The engine gave no usable answer (a model that never wrote valid JSON; details lists why), or an internal error.'),
     '503': errorResponse('Busy (the request queue is full or the wait too long) or the model server is unavailable; retry after Retry-After seconds.', {
       'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
     }),

@@ -23,6 +23,12 @@ const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist
 const workerModulePath = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(workerModulePath);
 
+// pdf.js can reject a promise of a document already destroyed that nobody awaits (a damaged page parsed
+// lazily after the task failed on another one). Node ends a thread on an unhandled rejection, which failed
+// whatever task the thread ran next: a 500 for the next caller. Every task's own failures are awaited and
+// returned as data (runPdfTask), so a stray rejection belongs to no task and is dropped.
+process.on('unhandledRejection', () => undefined);
+
 /** Glyph advances that cut text runs into words (glyph-widths.ts), loaded once per worker. */
 const runOffsets = measuredRunOffsets() ?? sameSharePerCharacter;
 

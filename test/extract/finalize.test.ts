@@ -213,7 +213,7 @@ describe('finalize: validation', () => {
     expect(finalize({ rows: [{ a: 'x' }, { a: '' }, {}] }, compiled)).to.deep.equal({ rows: [{ a: 'x' }] });
   });
 
-  it('fails as engine_failed, with details, when the object itself cannot pass', () => {
+  it('fails as unsatisfiable_schema (422), with details, when the object itself cannot pass', () => {
     const compiled = compileCallerSchema({ type: 'object', properties: { a: { type: 'string' } }, minProperties: 3 });
     try {
       finalize({ a: 'x' }, compiled);
@@ -221,8 +221,9 @@ describe('finalize: validation', () => {
     } catch (error) {
       expect(error).to.be.instanceOf(AppError);
       const appError = error as AppError;
-      expect(appError.code).to.equal('engine_failed');
-      expect(appError.message).to.equal('extracted object does not match the schema');
+      expect(appError.code).to.equal('unsatisfiable_schema');
+      expect(appError.status).to.equal(422);
+      expect(appError.message).to.match(/^no answer can fit the schema/);
       expect(appError.details).to.deep.equal(['/ must NOT have fewer than 3 properties']);
     }
   });

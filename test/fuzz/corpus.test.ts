@@ -4,13 +4,13 @@ import { runFuzz, type FuzzReport } from '../../scripts/fuzz/run.js';
 
 /**
  * A seeded sample of the hostile-input corpus (scripts/fuzz) against the real
- * service process: every answer on time and documented, no 5xx but 503/504
- * (and the documented 500* of an unsatisfiable schema), the process alive and
+ * service process: every answer on time and documented, no 5xx but 503/504,
+ * the process alive and
  * /healthz answering throughout, no key or document value in any log line.
  * `npm run fuzz -- --cases 10000` runs the whole corpus.
  */
-// 1,500 cases take about 7 minutes on 2 cores (the service, mostly OCR, is the bottleneck); FUZZ_CASES changes it
-const CASES = Number(process.env.FUZZ_CASES ?? 1500);
+// 2,000 cases (issue 9 asks about that many) take 6-9 minutes on 2 busy cores (the service, mostly OCR, is the bottleneck); FUZZ_CASES changes it
+const CASES = Number(process.env.FUZZ_CASES ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 describe(`hostile-input corpus (${CASES} cases, seed ${SEED})`, function () {

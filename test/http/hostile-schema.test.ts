@@ -30,6 +30,16 @@ describe('caller schemas built to be slow', function () {
     expect(slowest).to.be.below(100);
   });
 
+  it('answers 422, not a server error, for a schema no answer can fit, and says why (propertyNames refusing the declared names)', async () => {
+    const pdf = await makeTextPdf([['Code: AB-12345']]);
+    const schema = { type: 'object', properties: { code: { type: 'string', description: 'Code' } }, propertyNames: { pattern: '^x' } };
+    const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
+    expect(response.status).to.equal(422);
+    expect(response.body.error).to.match(/^no answer can fit the schema/);
+    expect(response.body.details.join(' ')).to.match(/property name must be valid|propertyName/);
+    expect(JSON.stringify(response.body)).to.not.include('AB-12345');
+  });
+
   it('still applies a pattern: a matching value is kept', async () => {
     const pdf = await makeTextPdf([['Code: AB-12345']]);
     const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{2}-\\d{5}$', description: 'Code' } } };

@@ -84,10 +84,10 @@ describe('OpenAPI document', function () {
   it('describes every status of POST /v1/ with its body and headers, and the other routes', () => {
     const document = buildOpenApiDocument({ metrics: true }) as Json;
     const responses = document.paths['/v1/'].post.responses;
-    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '413', '500', '503', '504']);
+    expect(Object.keys(responses)).to.deep.equal(['200', '400', '401', '413', '422', '500', '503', '504']);
     expect(Object.keys(responses['200'].headers)).to.have.members(['x-request-id', 'x-docshape-engine', 'x-docshape-ocr', 'server-timing']);
     expect(responses['503'].headers).to.have.property('Retry-After');
-    for (const status of ['400', '401', '413', '500', '503', '504']) {
+    for (const status of ['400', '401', '413', '422', '500', '503', '504']) {
       expect(responses[status].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error' });
     }
     expect(Object.keys(document.paths)).to.include.members(['/v1/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/']);

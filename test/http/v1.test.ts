@@ -168,6 +168,27 @@ describe('POST /v1/', function () {
       expect(wrongMethod.headers.get('allow')).to.equal('POST');
     });
 
+    it('answers 405 with Allow for a method the other routes do not take (schemathesis: TRACE /healthz was a 404)', async () => {
+      for (const path of ['/', '/healthz', '/readyz', '/openapi.json', '/metrics']) {
+        for (const method of ['TRACE', 'DELETE', 'POST']) {
+          // fetch refuses to send TRACE
+          const response = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+            const request = httpRequest(`${server.url}${path}`, { method }, (res) => {
+              let body = '';
+              res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+            });
+            request.on('error', reject);
+            request.end();
+          });
+          expect(response.status, `${method} ${path}`).to.equal(405);
+          expect(response.allow).to.equal('GET, HEAD');
+          expect(JSON.parse(response.body)).to.deep.equal({ error: `use GET ${path}` });
+        }
+      }
+      expect((await fetch(`${server.url}/healthz`, { method: 'HEAD' })).status).to.equal(200);
+    });
+
     it('is still healthy after all of the above', async () => {
       const response = await fetch(`${server.url}/healthz`);
       expect(response.status).to.equal(200);

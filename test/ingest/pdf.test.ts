@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { HELVETICA, rawPdf, stream, textContent } from '../../scripts/fuzz/pdf-writer.js';
 import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
 import type { BBox, Word } from '../../src/ingest/document.js';
@@ -290,6 +291,27 @@ describe('PdfProcessor', function () {
       await rejection(processor.inspect(pdfFile(truncate(invoice, 0.5)), 100));
       const results = await Promise.all([processor.inspect(pdfFile(invoice), 100), processor.inspect(pdfFile(invoice), 100)]);
       expect(results.map((r) => r.pages[0]!.needsOcr)).to.deep.equal([false, false]);
+    });
+
+    it('reads the next PDF after one whose damage makes pdf.js reject a promise nobody awaits (the corpus: a 500 for the next request)', async () => {
+      // page 1 fails to parse ("+Type"); page 2's MediaBox, an unterminated string, then rejects a promise of the destroyed document
+      const damaged = rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
+        '<< +Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 (792] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>',
+        HELVETICA,
+        stream('', textContent(['Total 1.00'])),
+      ]);
+      const single = new PdfProcessor({ workers: 1, maxPixelsPerPage: 40_000_000, renderDpi: 150 });
+      try {
+        for (let round = 0; round < 3; round++) {
+          expect(await badRequestMessage(single.inspect(pdfFile(damaged), 100))).to.match(/PDF cannot be read/);
+          expect((await single.inspect(pdfFile(invoice), 100)).pages[0]!.needsOcr).to.equal(false);
+        }
+      } finally {
+        await single.close();
+      }
     });
 
     it('rejects a page index outside the document as a server error', async () => {
