@@ -23,6 +23,14 @@ export function isWholeDate(value: string): boolean {
   return dates.length === 1 && dates[0]!.text.length >= value.trim().length - 2;
 }
 
+/** A value that is a date and a clock time and nothing else ("2022-06-06 12:12:52.125", "30/05/18 11:01", "2024-03-14T09:30:00Z"). */
+export function isDateAndTime(value: string): boolean {
+  const dates = findDates(value);
+  const times = findTimes(value);
+  if (dates.length !== 1 || times.length !== 1) return false;
+  return value.replace(dates[0]!.text, '').replace(times[0]!.text, '').replace(/[\s,;@|T-]+/gi, '') === '';
+}
+
 /** A value that is a clock time and nothing else ("19:19", "9:47 PM", "21:47:16"). */
 export function isWholeTime(value: string): boolean {
   const times = findTimes(value);

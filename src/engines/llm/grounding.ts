@@ -5,8 +5,8 @@
  * default (LLM_UNGROUNDED=null), because the service promises never to
  * invent a value, and a null is easier for a caller to handle than a
  * plausible wrong one. Free text and numbers must be found; so must a date
- * field's value that is a date or a clock time, as the same day or time of
- * day printed in any form (grounding-dates.ts: the schema may ask for a form
+ * field's value that is a date, a clock time or both, as the same day (or
+ * time of day, for a time alone) printed in any form (grounding-dates.ts: the schema may ask for a form
  * the document does not print, and a small model invents dates: SmolLM2
  * wrote "2015-05-01" for a receipt of 30/05/18). Enum values, booleans and a
  * date field's other values (a period, a weekday) are legitimately rewritten
@@ -22,7 +22,7 @@ import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import type { LayoutText } from '../../ingest/layout.js';
 import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
-import { isWholeDate, isWholeTime, looksLikeDateField, PrintedDates } from './grounding-dates.js';
+import { isDateAndTime, isWholeDate, isWholeTime, looksLikeDateField, PrintedDates } from './grounding-dates.js';
 import { GroundingIndex, sharedText, significantDigits } from './grounding-index.js';
 
 export interface GroundingResult {
@@ -130,8 +130,8 @@ export function checkGrounding(value: unknown, schema: JsonSchema, text: Documen
           ? text.findNumber(current)
           : undefined;
     if (found) provenance.set(path, found);
-    // a date field's value that is a day or a clock time names one, and it must be printed; its other values (a period, a weekday) cannot be judged here
-    const judged = !dateField || (typeof current === 'string' && (isWholeDate(current) || isWholeTime(current)));
+    // a date field's value that is a day, a clock time or both names one, and its day or time must be printed; its other values (a period, a weekday) cannot be judged here
+    const judged = !dateField || (typeof current === 'string' && (isWholeDate(current) || isWholeTime(current) || isDateAndTime(current)));
     const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && judged;
     if (found || !mustBeFound) return current;
     ungrounded.push(path || '/');

@@ -74,6 +74,9 @@ describe('grounding: values written otherwise than printed', () => {
     const invented = checkGrounding({ date: '2015-05-01', time: '21:48', year: 'the year 2013' }, dateSchema, dates, true);
     expect(invented.value).to.deep.equal({ date: null, time: null, year: 'the year 2013' });
     expect(checkGrounding({ time: '21:47:15' }, dateSchema, dates, true).value).to.deep.equal({ time: null });
+    // a date with a time: its day must be printed (the time may be one a date-time format asks for); SmolLM2 wrote this one into an NDA's effective date
+    expect(checkGrounding({ date: '2022-06-06 12:12:52.125' }, dateSchema, dates, true).value).to.deep.equal({ date: null });
+    expect(checkGrounding({ date: '2013-11-05T00:00:00Z' }, dateSchema, dates, true).ungrounded).to.deep.equal([]);
   });
 
   it('finds a date at the start of a line after a line ending in a number (read across the break, "1" and "Feb 11" made 1 Feb 2011)', () => {
