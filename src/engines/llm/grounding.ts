@@ -5,17 +5,16 @@
  * default (LLM_UNGROUNDED=null), because the service promises never to
  * invent a value, and a null is easier for a caller to handle than a
  * plausible wrong one. Free text and numbers must be found; so must a date
- * field's value that is a date, as the same day printed in any form (the
- * schema or description may ask for a form the document does not print, and
- * a small model invents dates: SmolLM2 wrote "2015-05-01" for a receipt of
- * 30/05/18). Enum values, booleans and a date field's other values (a time,
- * a period) are legitimately rewritten by the model; they get a place when
- * they are found as written.
+ * field's value that is a date, a clock time or both, as the same day (or
+ * time of day, for a time alone) printed in any form (grounding-dates.ts: the schema may ask for a form
+ * the document does not print, and a small model invents dates: SmolLM2
+ * wrote "2015-05-01" for a receipt of 30/05/18). Enum values, booleans and a
+ * date field's other values (a period, a weekday) are legitimately rewritten
+ * by the model; they get a place when they are found as written.
  *
  * Only the document's own words count: the layout text's page markers (and
  * the file names in them) are text the model sees but not evidence.
  */
-import { findDates, type DateParts } from '../../extract/dates.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import type { Provenance, ValueSource } from '../../extract/provenance.js';
 import { viewSchema } from '../../extract/schema-view.js';
@@ -23,7 +22,7 @@ import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import type { LayoutText } from '../../ingest/layout.js';
 import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
-import { looksLikeDateField } from './grounding-dates.js';
+import { isDateAndTime, isWholeDate, isWholeTime, looksLikeDateField, PrintedDates } from './grounding-dates.js';
 import { GroundingIndex, sharedText, significantDigits } from './grounding-index.js';
 
 export interface GroundingResult {
@@ -39,23 +38,14 @@ const WORDS_FOUND = 0.75;
 /** A currency code or sign around an amount written as text ("RM 9.00", "$60.44", "12,50 EUR"). */
 const AMOUNT_TEXT = /^\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*[-+]?\d[\d.,'’ ]*\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*$/u;
 
-/** A value that is a date and nothing else ("14 March 2024", "2024-03-14"), so it may be found as that day printed another way. */
-function isWholeDate(value: string): boolean {
-  const dates = findDates(value);
-  return dates.length === 1 && dates[0]!.text.length >= value.trim().length - 2;
-}
-
 export class DocumentText {
   private readonly index: GroundingIndex;
-  /** The document's dates read day first and month first: built when first asked. */
-  private readonly dates = new Map<boolean, Array<{ parts: DateParts; source: ValueSource }>>();
+  private readonly dates: PrintedDates;
 
   /** `dayFirst` reads the document's numeric dates as the request's date order says. */
-  constructor(
-    private readonly layout: LayoutText,
-    private readonly dayFirst = true,
-  ) {
+  constructor(layout: LayoutText, dayFirst = true) {
     this.index = new GroundingIndex(layout);
+    this.dates = new PrintedDates(layout, this.index, dayFirst);
   }
 
   /**
@@ -91,33 +81,14 @@ export class DocumentText {
     return this.findDigits(digits);
   }
 
-  /**
-   * Where the day a date value names is printed, in whatever form
-   * ("2024-03-14" in "14 Mar 2024"). A numeric date the document prints is
-   * read both ways, day first as the request says and month first: a model
-   * that read "05/11/13" the other way misread a printed date, it did not
-   * invent one.
-   */
+  /** Where the day a date value names is printed, in whatever form (grounding-dates.ts). */
   findDate(value: string): ValueSource | undefined {
-    const wanted = findDates(value, { dayFirst: this.dayFirst })[0]?.parts;
-    if (!wanted) return undefined;
-    for (const dayFirst of [this.dayFirst, !this.dayFirst]) {
-      const same = this.datesRead(dayFirst).find(({ parts }) => parts.year === wanted.year && parts.month === wanted.month && parts.day === wanted.day);
-      if (same) return same.source;
-    }
-    return undefined;
+    return this.dates.findDate(value);
   }
 
-  private datesRead(dayFirst: boolean): Array<{ parts: DateParts; source: ValueSource }> {
-    let dates = this.dates.get(dayFirst);
-    if (!dates) {
-      dates = findDates(this.layout.text, { dayFirst })
-        .map((date) => ({ parts: date.parts, source: { words: this.index.wordsOf([[date.index, date.index + date.text.length]]), score: 1 } }))
-        // a date in a page marker's file name is no document text
-        .filter((date) => date.source.words.length > 0);
-      this.dates.set(dayFirst, dates);
-    }
-    return dates;
+  /** Where the time of day a clock-time value names is printed, in whatever form (grounding-dates.ts). */
+  findTime(value: string): ValueSource | undefined {
+    return this.dates.findTime(value);
   }
 
   private findDigits(digits: string): ValueSource | undefined {
@@ -153,10 +124,14 @@ export function checkGrounding(value: unknown, schema: JsonSchema, text: Documen
     }
     const dateField = looksLikeDateField(view, name);
     const found =
-      typeof current === 'string' ? (text.findText(current) ?? (dateField ? text.findDate(current) : undefined)) : typeof current === 'number' ? text.findNumber(current) : undefined;
+      typeof current === 'string'
+        ? (text.findText(current) ?? (dateField ? (text.findDate(current) ?? text.findTime(current)) : undefined))
+        : typeof current === 'number'
+          ? text.findNumber(current)
+          : undefined;
     if (found) provenance.set(path, found);
-    // a date field's value that is a date names a day, and that day must be printed; its other values (a time, a period) cannot be judged here
-    const judged = !dateField || (typeof current === 'string' && isWholeDate(current));
+    // a date field's value that is a day, a clock time or both names one, and its day or time must be printed; its other values (a period, a weekday) cannot be judged here
+    const judged = !dateField || (typeof current === 'string' && (isWholeDate(current) || isWholeTime(current) || isDateAndTime(current)));
     const mustBeFound = (typeof current === 'string' || typeof current === 'number') && view.enumValues === undefined && judged;
     if (found || !mustBeFound) return current;
     ungrounded.push(path || '/');

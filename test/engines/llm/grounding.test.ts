@@ -61,17 +61,29 @@ describe('grounding: values written otherwise than printed', () => {
     expect(check({ total: '11.20, 60.44, 76.20' }).value).to.deep.equal({ total: null });
   });
 
-  it('in a date field, keeps a date the document prints in another form or order, and nulls a day it does not print', () => {
-    const dated = buildDocument(['Corner Cafe', 'Date: 05/11/13 21:47', 'TOTAL 8.60']);
+  it('in a date field, keeps a day or a time of day the document prints in another form, and nulls one it does not print', () => {
+    const dated = buildDocument(['Corner Cafe', 'Date: 05/11/13 21:47:16', 'TOTAL 8.60']);
     const dates = new DocumentText(renderLayoutText(dated), true);
     const dateSchema = { type: 'object', properties: { date: { type: 'string', format: 'date' }, time: { type: 'string' }, year: { type: 'string', description: 'Year of the purchase' } } };
     const kept = checkGrounding({ date: '2013-11-05', time: '9:47 PM', year: 'the year 2013' }, dateSchema, dates, true);
     expect(kept.ungrounded).to.deep.equal([]);
-    // read month first: a printed date misread, not invented
-    expect(checkGrounding({ date: '2013-05-11' }, dateSchema, dates, true).ungrounded).to.deep.equal([]);
+    expect(kept.provenance.get('/time')!.words.map((ref) => wordAt(dated, ref)!.word.text)).to.deep.equal(['21:47:16']);
+    // read month first, an hour without am/pm, no seconds: a printed date or time misread or shortened, not invented
+    expect(checkGrounding({ date: '2013-05-11', time: '09:47' }, dateSchema, dates, true).ungrounded).to.deep.equal([]);
     // SmolLM2 wrote 2015-05-01 for a receipt dated 30/05/18
-    const invented = checkGrounding({ date: '2015-05-01', time: '21:47' }, dateSchema, dates, true);
-    expect(invented.value).to.deep.equal({ date: null, time: '21:47' });
-    expect(invented.ungrounded).to.deep.equal(['/date']);
+    const invented = checkGrounding({ date: '2015-05-01', time: '21:48', year: 'the year 2013' }, dateSchema, dates, true);
+    expect(invented.value).to.deep.equal({ date: null, time: null, year: 'the year 2013' });
+    expect(checkGrounding({ time: '21:47:15' }, dateSchema, dates, true).value).to.deep.equal({ time: null });
+    // a date with a time: its day must be printed (the time may be one a date-time format asks for); SmolLM2 wrote this one into an NDA's effective date
+    expect(checkGrounding({ date: '2022-06-06 12:12:52.125' }, dateSchema, dates, true).value).to.deep.equal({ date: null });
+    expect(checkGrounding({ date: '2013-11-05T00:00:00Z' }, dateSchema, dates, true).ungrounded).to.deep.equal([]);
+  });
+
+  it('finds a date at the start of a line after a line ending in a number (read across the break, "1" and "Feb 11" made 1 Feb 2011)', () => {
+    const table = buildDocument(['Table No: 1', 'Feb 11.2012--10:03am']);
+    const dateSchema = { type: 'object', properties: { date: { type: 'string' } } };
+    const result = checkGrounding({ date: '2012-02-11' }, dateSchema, new DocumentText(renderLayoutText(table)), true);
+    expect(result.value).to.deep.equal({ date: '2012-02-11' });
+    expect(result.provenance.get('/date')!.words.map((ref) => wordAt(table, ref)!.word.text)).to.deep.equal(['Feb', '11.2012--10:03am']);
   });
 });

@@ -18,6 +18,14 @@ describe('RunawayWatch: an answer stuck in a loop', () => {
     expect(loops(`{"name": "${'Kuala Lumpur '.repeat(20)}`)).to.equal(true);
   });
 
+  it('notices a list item written over and over in pretty-printed JSON (a unit of item, comma and indentation)', () => {
+    const item = '\n        "2022-06-06 12:12:52.125",';
+    expect(item.length).to.be.greaterThan(32);
+    expect(loops(`{\n    "party": [${item.repeat(9)}`)).to.equal(true);
+    // the same line bought a few times is a list, not a loop
+    expect(loops(`{\n    "items": [${item.repeat(7)}`)).to.equal(false);
+  });
+
   it('lets real answers through: long values, lists of similar rows, ordinary JSON', () => {
     const items = Array.from({ length: 30 }, (_, i) => `{"name": "Item ${i + 1}", "price": ${(i * 1.25).toFixed(2)}}`).join(', ');
     expect(loops(`{"items": [${items}]}`)).to.equal(false);

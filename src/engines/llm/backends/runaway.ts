@@ -10,11 +10,18 @@
  * stops the answer, and the engine keeps what came before.
  */
 
-/** Longest repeating unit looked for, in characters. */
-const MAX_PERIOD = 32;
+/**
+ * Longest repeating unit looked for, in characters: a list item written over
+ * and over in pretty-printed JSON is one item, a comma and a line's
+ * indentation (SmolLM2 wrote '"2022-06-06 12:12:52.125",' and 8 spaces, 35
+ * characters, into a party list until the output limit).
+ */
+const MAX_PERIOD = 128;
 /** Characters of exact repetition that count as a loop: far more than any value a document prints twice in a row. */
 const MIN_RUN = 200;
-const WINDOW = MIN_RUN + MAX_PERIOD;
+/** A long unit must come this many times in a row: a few identical list items (the same line bought twice) are no loop. */
+const MIN_REPEATS = 8;
+const WINDOW = Math.max(MIN_RUN, MIN_REPEATS * MAX_PERIOD) + MAX_PERIOD;
 
 export class RunawayWatch {
   private tail = '';
@@ -29,7 +36,7 @@ export class RunawayWatch {
   /** Adds a piece of the answer; true once the answer loops or a string outgrows `longestString`. */
   push(text: string): boolean {
     this.tail = (this.tail + text).slice(-WINDOW);
-    return this.stringOutgrown(text) || (this.tail.length >= MIN_RUN && loops(this.tail));
+    return this.stringOutgrown(text) || loops(this.tail);
   }
 
   private stringOutgrown(text: string): boolean {
@@ -54,15 +61,16 @@ export class RunawayWatch {
   }
 }
 
-/** Whether the last MIN_RUN characters of `text` repeat with some period up to MAX_PERIOD. */
+/** Whether the end of `text` is one unit of up to MAX_PERIOD characters repeated over MIN_RUN characters and MIN_REPEATS times. */
 export function loops(text: string): boolean {
   const end = text.length;
-  const start = end - MIN_RUN;
-  if (start < 0) return false;
   for (let period = 1; period <= MAX_PERIOD; period++) {
-    let i = Math.max(start, period);
-    while (i < end && text[i] === text[i - period]) i++;
-    if (i === end) return true;
+    const run = Math.max(MIN_RUN, MIN_REPEATS * period);
+    if (end < run + period) break;
+    // from the end backwards: an answer that does not loop fails on the first characters compared
+    let i = end - 1;
+    while (i >= end - run && text[i] === text[i - period]) i--;
+    if (i < end - run) return true;
   }
   return false;
 }
