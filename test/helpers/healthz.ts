@@ -12,13 +12,7 @@ export async function slowestHealthzDuring(url: string, work: Promise<unknown>):
     () => (settled = true),
     () => (settled = true),
   );
-  let last = performance.now();
-  let maxGap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 5);
+  const longestGap = watchLoopGaps();
   let slowest = 0;
   let probes = 0;
   try {
@@ -31,7 +25,34 @@ export async function slowestHealthzDuring(url: string, work: Promise<unknown>):
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
-    clearInterval(ticker);
+    slowest = Math.max(slowest, longestGap());
   }
-  return { slowest: Math.max(slowest, maxGap), probes };
+  return { slowest, probes };
+}
+
+/** Starts 5 ms timer ticks; the returned function stops them and gives the longest gap between two, in ms: how long the event loop was blocked. */
+export function watchLoopGaps(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(ticker);
+    return Math.max(longest, performance.now() - last);
+  };
+}
+
+/** The longest event-loop stall while `work` runs. */
+export async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  const stop = watchLoopGaps();
+  try {
+    await work();
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return stop();
 }

@@ -6,6 +6,7 @@ import { finalize } from '../../../src/extract/finalize.js';
 import { wordAt } from '../../../src/ingest/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { engineInput } from '../../helpers/extraction.js';
+import { longestStall } from '../../helpers/healthz.js';
 
 /** 80 pages of 60 lines: about a second of rules-engine work for one property, which on the main thread ran without a break. */
 const DOCUMENT = buildDocument(
@@ -15,23 +16,6 @@ const SCHEMA = { type: 'object', properties: { reference: { type: 'string', desc
 
 function input(signal = new AbortController().signal): ExtractionInput {
   return engineInput(DOCUMENT, SCHEMA, { signal });
-}
-
-/** The longest gap between 5 ms timer ticks while `work` runs: how long the event loop was blocked. */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(ticker);
-  }
-  return Math.max(longest, performance.now() - last);
 }
 
 describe('ThreadedRulesEngine', function () {
