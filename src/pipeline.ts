@@ -165,9 +165,13 @@ function settleOptions(requested: RequestOptions, dates: DateConfig, document: D
 }
 
 /** The whole extraction: both halves. */
-export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+export function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+  return runPrepared(deps, prepareRequest(request, deps.limits), signal);
+}
+
+/** Both halves of a request already checked and decoded (POST /v1/ does that before it waits for a slot). */
+export async function runPrepared(deps: PipelineDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
   const started = performance.now();
-  const prepared = prepareRequest(request, deps.limits);
   const { document, stats } = await readDocument(deps, prepared, signal);
   const answer = await answerFromDocument(deps, prepared, document, signal);
   return {

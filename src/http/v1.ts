@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
 import { countPages } from '../ingest/document.js';
 import type { Logger } from '../logger.js';
-import { formatServerTiming, responseBody, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
+import { formatServerTiming, prepareRequest, responseBody, runPrepared, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
 import { parseExtractionRequest } from './request-schema.js';
 import { untilAborted } from '../util/until-aborted.js';
@@ -29,10 +29,13 @@ function abortOnDeadlineOrDisconnect(res: Response, timeoutMs: number): AbortCon
 export function extractHandler(deps: PipelineDeps, admission: Admission, logger: Logger, onExtracted?: (outcome: ExtractionOutcome) => void): RequestHandler {
   return async (req: Request, res: Response) => {
     const body = parseExtractionRequest(req.body);
+    // The caller's mistakes (schema, base64, file types) get their 400 at once, not after a wait for a slot:
+    // in the corpus a self-referencing schema waited 20 s in the queue for it.
+    const prepared = prepareRequest(body, deps.limits);
     const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
     const release = await admission.acquire(controller.signal);
     // The slot is held until the work really stops, even after a 504, so CPU use stays bounded.
-    const work = runExtraction(deps, body, controller.signal).finally(release);
+    const work = runPrepared(deps, prepared, controller.signal).finally(release);
     work.catch(() => undefined);
     const outcome = await untilAborted(work, controller.signal);
 

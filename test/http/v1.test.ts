@@ -365,6 +365,32 @@ describe('POST /v1/', function () {
       }
     });
 
+    it('answers a bad schema or bad base64 with 400 at once, without waiting in the queue for a slot (the corpus: 20 s for a 400)', async () => {
+      const stalling: Engine = {
+        name: 'stalling',
+        extract: ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+        status: async () => ({ ready: true }),
+        close: async () => undefined,
+      };
+      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '4', REQUEST_TIMEOUT_MS: '5000' });
+      try {
+        const pdf = content(await makeInvoicePdf(), 'application/pdf');
+        const occupying = postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [pdf] });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const started = performance.now();
+        const badSchema = await postJson(`${busy.url}/v1/`, { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [pdf] });
+        const badBase64 = await postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [{ mimeType: 'application/pdf', data: '%%%' }] });
+        expect([badSchema.status, badBase64.status]).to.deep.equal([400, 400]);
+        expect(badSchema.body.error).to.match(/^schema/);
+        expect(badBase64.body.error).to.match(/contents\[0\]\.data/);
+        // the slot is still taken by the first request, which runs until its time limit
+        expect(performance.now() - started).to.be.below(2000);
+        expect((await occupying).status).to.equal(504);
+      } finally {
+        await busy.close();
+      }
+    });
+
     it('refuses a request before reading its body when saturated (no megabytes parsed only to answer 503)', async () => {
       const stalling: Engine = {
         name: 'stalling',
