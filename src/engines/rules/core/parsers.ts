@@ -5,6 +5,7 @@
  */
 import { parseBoolean, parseNumber } from '../../../extract/coerce.js';
 import { findDates, findTimes } from '../../../extract/dates.js';
+import { currencyCode, isWordlikeCode } from './currencies.js';
 import type { ValueKind } from './kinds.js';
 
 export interface Found {
@@ -109,6 +110,26 @@ export function findBooleans(text: string): Found[] {
   return found;
 }
 
+// "US$" before "$"; a code or an abbreviation stands alone ("EURO" and "RMB" are not "EUR" and "RM")
+const CURRENCY_MENTION = /(?:US|NZ|HK|[CASR])\$|[$€£¥₹₩₽₺฿₫₱₴₦₪]|(?<![\p{L}\p{N}])(?:[A-Z]{3}|RM|zł|Kč)(?!\p{L})/gu;
+
+/** Every currency the text names: value is the ISO code where the mention names one currency, else the sign as printed ("$"). */
+export function findCurrencies(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(CURRENCY_MENTION)) {
+    const printed = match[0];
+    const code = currencyCode(printed);
+    // three capitals that are no ISO code are a word ("THE", "TAX"), not a currency
+    if (code === undefined && /^[A-Z]{3}$/.test(printed)) continue;
+    const start = match.index ?? 0;
+    const end = start + printed.length;
+    const besideAmount = /\d\s?$/.test(text.slice(Math.max(0, start - 2), start)) || /^\s?\d/.test(text.slice(end, end + 2));
+    if (isWordlikeCode(printed) && !besideAmount) continue;
+    found.push({ value: code ?? printed, text: printed, start, end, score: code ? 1 : 0.6 });
+  }
+  return found;
+}
+
 /** Typed values of a kind in a piece of text, left to right. */
 export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Found[] {
   switch (kind) {
@@ -135,6 +156,8 @@ export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Fo
       return findBooleans(text);
     case 'identifier':
       return findIdentifiers(text);
+    case 'currency':
+      return findCurrencies(text);
     default:
       return [];
   }
