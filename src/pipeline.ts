@@ -7,10 +7,10 @@ import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
 import { decodeContents, type ContentItem, type DecodedFile } from './ingest/decode.js';
-import type { Document } from './ingest/document.js';
+import type { Document } from './document/document.js';
 import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
-import type { OcrEngine } from './ingest/ocr/index.js';
+import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { createEngine, type EngineFactoryOptions } from './engines/create-engine.js';
 import { ExplainedEngine } from './engines/explained-engine.js';
-import { createOcrEngine, type OcrEngine } from './ingest/ocr/index.js';
+import { createOcrEngine, type OcrEngine } from './ingest/ocr-choice.js';
 import { PdfProcessor } from './ingest/pdf.js';
 import type { Logger } from './logger.js';
 import type { PipelineDeps } from './pipeline.js';

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Document } from '../../src/ingest/document.js';
+import type { Document } from '../../src/document/document.js';
 import type { ExtractionRequest } from '../../src/pipeline.js';
 
 /** Ingest modules that do not change the Document (layout text is rendered afresh on every run). */

@@ -7,7 +7,7 @@
  */
 import type { Extraction } from '../extract/engine.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import type { Document } from '../ingest/document.js';
+import type { Document } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { childPointer, valueAtPointer } from '../util/json-pointer.js';
 import { combineReadings, singleReadingConfidence } from './confidence.js';

@@ -12,7 +12,7 @@ import { findDates, findTimes } from '../extract/dates.js';
 import type { ValueSource } from '../extract/provenance.js';
 import { viewSchema, type SchemaView } from '../extract/schema-view.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import { wordAt, type Document } from '../ingest/document.js';
+import { wordAt, type Document } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';
 import type { DocumentIndex } from './document-index.js';

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
-import { countPages } from '../ingest/document.js';
+import { countPages } from '../document/document.js';
 import type { Logger } from '../logger.js';
 import { formatServerTiming, prepareRequest, responseBody, runPrepared, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';

@@ -2,7 +2,7 @@
  * What pdf.ts and its worker thread (pdf-worker.ts) send each other. Kept
  * apart from both so that neither imports the other.
  */
-import type { Line, Word } from './document.js';
+import type { Line, Word } from '../document/document.js';
 
 export interface PdfTextPage {
   /** 0-based page index. */

@@ -13,7 +13,7 @@ import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
 import { groupWordsIntoLines } from './lines.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 
 const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));

@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
-import type { Line, Word } from './document.js';
+import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 
 export type { PdfTextPage } from './pdf-protocol.js';
 

@@ -8,7 +8,7 @@ import { crossCheckerFor } from '../../src/engines/cross-check.js';
 import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import type { ValueSource } from '../../src/extract/provenance.js';
-import { wordAt, type Document } from '../../src/ingest/document.js';
+import { wordAt, type Document } from '../../src/document/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { answerFromDocument, prepareRequest, readDocument, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';

@@ -4,8 +4,8 @@ import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
 import { exactness, irregular, schemaAt, valueFeatures, valueKind, type ValueFeatures } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
-import type { Document, Page } from '../../src/ingest/document.js';
-import { undoQuarterTurn } from '../../src/ingest/page-frame.js';
+import type { Document, Page } from '../../src/document/document.js';
+import { undoQuarterTurn } from '../../src/document/page-frame.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
