@@ -49,11 +49,11 @@ export interface Limits {
 }
 
 export interface OcrConfig {
-  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr/index.ts). */
+  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr-choice.ts). */
   engine: OcrEngineChoice;
   /**
    * Pages OCRed at once: worker threads, each with its own models (paddle) or
-   * Tesseract instance. Undefined: the engine's default (ingest/ocr/index.ts:
+   * Tesseract instance. Undefined: the engine's default (ingest/ocr-choice.ts:
    * one per core for tesseract, one per two cores for paddle).
    */
   workers: number | undefined;

@@ -18,7 +18,7 @@ const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed or recycled worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
 
-/** The OCR settings with the worker count decided (ingest/ocr/index.ts workersFor). */
+/** The OCR settings with the worker count decided (ingest/ocr-choice.ts workersFor). */
 export type TesseractConfig = OcrConfig & { workers: number };
 
 /** The bundled offline English model (@tesseract.js-data/eng, best_int). */
