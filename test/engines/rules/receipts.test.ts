@@ -47,6 +47,17 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['Total       14.18', 'Rounding     0.03'])).to.equal('14.18');
     });
 
+    it('takes the rounded total printed after the rounding line, whatever its label, even when OCR garbled the adjustment', async () => {
+      // the adjustment lost its decimal point: the rounded total below it still fits (within cents, a multiple of 0.05)
+      expect(await totalOf(['Grand Total :            87.08', 'Rounding Adjustment:       002', 'Net Total :              87.10', 'CASH                    100.00'])).to.equal('87.10');
+      // a legible adjustment must give the amount below; a discount and a tax line may come between total and rounding
+      expect(await totalOf(['Total :                  25.44', 'Discount:                 0.00', 'GST 0%:                   0.00', 'Rounding Adj:             0.01', 'Amount To Be Paid :      25.45'])).to.equal('25.45');
+      const plainTotal = { type: 'string', description: 'Total amount as a plain number.' };
+      expect(await totalOf(['Total :                  25.44', 'Rounding Adj:             0.01', 'Amount To Be Paid :      25.40'], plainTotal)).to.equal('25.44');
+      // a total already in multiples of 0.05 needs no rounding: the cash below is not the total
+      expect(await totalOf(['Total :                  25.45', 'Rounding:                 0.00', 'Cash :                   25.50'])).to.equal('25.45');
+    });
+
     it('prefers a payable total to a larger total of part of the items', async () => {
       const total = await totalOf([
         'Total 6% supplies (excl. GST):     27.68',
