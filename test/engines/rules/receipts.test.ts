@@ -253,6 +253,15 @@ describe('rules engine on receipts', () => {
       expect(result.store_name).to.equal('TESCO');
     });
 
+    it('joins the line above to a registered name that opens with a legal form, a connector or a closing bracket', async () => {
+      const company = async (lines: string[]) => (await extract(buildDocument(lines), schemaOf({ company: { type: 'string', description: "Name of the business (e.g. 'ACME TRADING SDN BHD')." } }))).company;
+      expect(await company(['NORTHWIND BOOK', 'CO. (M) SDN BHD', '(Co. No. 113825-W)', 'No 8, Jalan 7/118B, Desa Tun Razak', '56000 Kuala Lumpur'])).to.equal('NORTHWIND BOOK CO. (M) SDN BHD');
+      expect(await company(['THE GREEN KETTLE', '& TEA LEAF (M) SDN. BHD.', 'Company No. : 441970-H', 'Lot F36, First Floor'])).to.equal('THE GREEN KETTLE & TEA LEAF (M) SDN. BHD.');
+      expect(await company(['ORCHID HARDWARE ENTERPRISE (TAMAN', 'JAYA) SDN BHD', '822737-X', 'NO. 17-G, JALAN INDAH'])).to.equal('ORCHID HARDWARE ENTERPRISE (TAMAN JAYA) SDN BHD');
+      // a date or a document title above is not the beginning of the name
+      expect(await company(['TAX INVOICE', '& SONS TRADING SDN BHD', 'No 3, Jalan Permas 10/3'])).to.equal('& SONS TRADING SDN BHD');
+    });
+
     it('takes the registered name when the examples carry one', async () => {
       const result = await extract(buildDocument(header), schemaOf({ company: { type: 'string', description: "Name of the business (e.g. 'ACME TRADING SDN BHD')." } }));
       expect(result.company).to.equal('Tesco Stores Ltd');
