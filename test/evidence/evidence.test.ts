@@ -152,7 +152,12 @@ describe('evidence: confidence', () => {
     expect(singleReadingConfidence({ ...base, addsUp: true, repeats: 1 })).to.be.above(p);
     expect(singleReadingConfidence({ ...base, ocrMin: 0.4 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, score: 0.6 })).to.be.below(p);
-    expect(singleReadingConfidence({ ...base, irregular: true })).to.be.below(p);
+    expect(singleReadingConfidence({ ...base, answerSum: true })).to.be.above(p);
+    // the dev documents show irregular shapes in dates, not amounts
+    const date = { ...base, kind: 'date' as const };
+    expect(singleReadingConfidence({ ...date, irregular: true })).to.be.below(singleReadingConfidence(date));
+    const name = { ...base, kind: 'name' as const, ocrMin: 0.99 };
+    expect(singleReadingConfidence({ ...name, legalForm: true })).to.be.above(singleReadingConfidence(name));
   });
 
   it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {
