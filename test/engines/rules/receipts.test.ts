@@ -58,6 +58,13 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['Total :                  25.45', 'Rounding:                 0.00', 'Cash :                   25.50'])).to.equal('25.45');
     });
 
+    it('reads an amount whose decimal point OCR set apart from its digits, and prefers one printed whole', async () => {
+      expect(await totalOf(['Item Count 3', 'Total After Rounding 100. 60', 'Card No 46 xxxx 1819'])).to.equal('100.60');
+      expect(await totalOf(['TOTAL : $48 .40'], firstTotal)).to.equal('$48.40');
+      // a section number or a count with a full stop is not split cents: "Qty 2. 5 items" has one digit after it
+      expect(await totalOf(['Qty 2. 5 items', 'TOTAL     12.50'])).to.equal('12.50');
+    });
+
     it('prefers a payable total to a larger total of part of the items', async () => {
       const total = await totalOf([
         'Total 6% supplies (excl. GST):     27.68',
