@@ -218,7 +218,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
 
   const extract: Extract = async (request, usage) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
-    const prepared = pipeline.prepareRequest(request, config.limits);
+    const prepared = await pipeline.prepareRequest(request, config.limits);
     const key = cache ? contentsKey(request) : '';
     let document = cache ? await cache.get(key) : undefined;
     const ingest = document ? 'cached' : 'fresh';
