@@ -13,7 +13,7 @@ import type { PipelineDeps } from './pipeline.js';
 export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string; ocrReason: string };
 
 export async function startServices(config: Config, logger: Logger, options: EngineFactoryOptions = {}): Promise<Services> {
-  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi });
+  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi, maxStreamBytes: config.pdf.maxStreamBytes });
   let ocr: OcrEngine;
   let ocrReason: string;
   try {
