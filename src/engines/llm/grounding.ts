@@ -23,6 +23,7 @@ import type { LayoutText } from '../../ingest/layout.js';
 import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
 import { numberFromWords, numberInWords, ONES, TENS } from '../../util/number-words.js';
+import { firstIndexWhere } from '../../util/sorted-search.js';
 import { isDateAndTime, isWholeDate, isWholeTime, looksLikeDateField, PrintedDates } from './grounding-dates.js';
 import { GroundingIndex, sharedText, significantDigits } from './grounding-index.js';
 
@@ -128,8 +129,9 @@ export class DocumentText {
   /**
    * Names and addresses put together from parts: three quarters of the
    * value's words. A short value's words (two or three) must stand close
-   * together (a name may wrap onto the next line), so that "5 years" is not made of a "5" in
-   * one clause and a "year" in another; a longer value's words may come
+   * together (a name may wrap onto the next line), so that "5 years" is not
+   * made of a "5" in one clause and a "year" in another; a longer value's
+   * words may come
    * from anywhere (an OCR slip in its own lines is made up by the same word
    * printed elsewhere, as a receipt's footer repeats the store's name).
    * Numbers alone ("11.20, 60.44") are not a value made of parts but
@@ -140,19 +142,35 @@ export class DocumentText {
     const words = value.split(/\s+/).map(sharedText).filter((word) => word.length > 0);
     if (words.length < 2) return undefined;
     const { shared } = this.index;
-    const spans = words.map((word) => shared.findAll(word).map((at) => shared.span(at, at + word.length)));
     if (words.length > SHORT_VALUE_WORDS) {
-      const found = spans.flatMap((places) => places.slice(0, 1));
+      const found = words.flatMap((word) => {
+        const at = shared.find(word);
+        return at >= 0 ? [shared.span(at, at + word.length)] : [];
+      });
       return found.length / words.length >= WORDS_FOUND ? { words: this.index.wordsOf(found), score: found.length / words.length } : undefined;
     }
+    // three quarters of two or three words is all of them: each word's place nearest to a place of the rarest word, all within reach
+    if (words.some((word) => shared.find(word) < 0)) return undefined;
+    const spans = words.map((word) => shared.findAll(word).map((at) => shared.span(at, at + word.length)));
     const reach = Math.max(SHORT_VALUE_REACH, 3 * value.length);
-    let best: Array<[number, number]> = [];
-    for (const [start] of spans.flat()) {
-      const near = spans.flatMap((places) => places.filter(([at]) => at >= start && at <= start + reach).slice(0, 1));
-      if (near.length > best.length) best = near;
+    const rarest = spans.reduce((fewest, places) => (places.length < fewest.length ? places : fewest));
+    for (const [anchor] of rarest) {
+      const near = spans.map((places) => nearestPlace(places, anchor));
+      const starts = near.map(([start]) => start);
+      if (Math.max(...starts) - Math.min(...starts) <= reach) return { words: this.index.wordsOf(near), score: 1 };
     }
-    return best.length / words.length >= WORDS_FOUND ? { words: this.index.wordsOf(best), score: best.length / words.length } : undefined;
+    return undefined;
   }
+}
+
+/** Of places in text order (none empty), the one starting nearest to `offset`. */
+function nearestPlace(places: Array<[number, number]>, offset: number): [number, number] {
+  const after = firstIndexWhere(places, ([start]) => start >= offset);
+  const next = places[after];
+  const previous = places[after - 1];
+  if (!next) return previous!;
+  if (!previous) return next;
+  return offset - previous[0] <= next[0] - offset ? previous : next;
 }
 
 export function checkGrounding(value: unknown, schema: JsonSchema, text: DocumentText, replace: boolean): GroundingResult {
