@@ -3,7 +3,7 @@
  * "ACME Incorporated" is found where "ACME Inc." is printed, and "12 Jalan
  * Tampoi" where "12 Jln Tampoi" is. Each entry maps folded forms (lower case,
  * no punctuation) to one shared form. Only forms that are the same word are
- * listed: company suffixes, street and place words, "and".
+ * listed: company suffixes, street and place words, "and", units of time.
  */
 const GROUPS: string[][] = [
   ['inc', 'incorporated'],
@@ -42,6 +42,11 @@ const GROUPS: string[][] = [
   ['kg', 'kampung'],
   ['bdr', 'bandar'],
   ['no', 'number', 'nr'],
+  // units of a duration, singular after "one" or as an adjective ("a two-year term") and plural after other counts
+  ['year', 'years', 'yr', 'yrs'],
+  ['month', 'months'],
+  ['week', 'weeks', 'wk', 'wks'],
+  ['day', 'days'],
 ];
 
 const SHARED = new Map<string, string>();

@@ -10,6 +10,7 @@
 import { wordsInSpan, type LayoutText } from '../../ingest/layout.js';
 import type { ValueSource } from '../../extract/provenance.js';
 import { foldCharacter } from '../../util/fold-text.js';
+import { firstIndexWhere } from '../../util/sorted-search.js';
 import { sharedForm } from './abbreviations.js';
 
 const isDigit = (character: string): boolean => character >= '0' && character <= '9';
@@ -38,11 +39,20 @@ export class FoldedText {
 
   /** Where `needle` first stands between two boundaries; -1 when nowhere. */
   find(needle: string): number {
-    if (needle === '') return -1;
-    for (let at = this.text.indexOf(needle); at >= 0; at = this.text.indexOf(needle, at + 1)) {
-      if (this.boundaries.has(at) && (at + needle.length === this.text.length || this.boundaries.has(at + needle.length))) return at;
-    }
+    for (const at of this.places(needle)) return at;
     return -1;
+  }
+
+  /** Every place `needle` stands between two boundaries, in order. */
+  findAll(needle: string): number[] {
+    return [...this.places(needle)];
+  }
+
+  private *places(needle: string): Generator<number> {
+    if (needle === '') return;
+    for (let at = this.text.indexOf(needle); at >= 0; at = this.text.indexOf(needle, at + 1)) {
+      if (this.boundaries.has(at) && (at + needle.length === this.text.length || this.boundaries.has(at + needle.length))) yield at;
+    }
   }
 }
 
@@ -138,7 +148,11 @@ export class GroundingIndex {
   readonly shared = new FoldedText();
   readonly digits: DigitRuns;
 
+  /** Layout-text offsets where each line starts. */
+  private readonly lineStarts: number[] = [0];
+
   constructor(private readonly layout: LayoutText) {
+    for (let at = layout.text.indexOf('\n'); at >= 0; at = layout.text.indexOf('\n', at + 1)) this.lineStarts.push(at + 1);
     this.digits = new DigitRuns(layout);
     for (const placed of layout.words) {
       let boundary = true;
@@ -157,6 +171,11 @@ export class GroundingIndex {
       }
       this.digits.addWord(placed.start, placed.end);
     }
+  }
+
+  /** The line (0-based) of the layout text a layout-text offset is on. */
+  lineOf(offset: number): number {
+    return firstIndexWhere(this.lineStarts, (start) => start > offset) - 1;
   }
 
   /** The words under layout-text spans, each once, in order. */

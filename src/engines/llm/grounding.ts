@@ -22,6 +22,8 @@ import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import type { LayoutText } from '../../ingest/layout.js';
 import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';
+import { numberFromWords, numberInWords, ONES, TENS } from '../../util/number-words.js';
+import { firstIndexWhere } from '../../util/sorted-search.js';
 import { isDateAndTime, isWholeDate, isWholeTime, looksLikeDateField, PrintedDates } from './grounding-dates.js';
 import { GroundingIndex, sharedText, significantDigits } from './grounding-index.js';
 
@@ -35,8 +37,28 @@ export interface GroundingResult {
 
 /** Share of a value's words that must be found, each on its own, for a value put together from parts of the document. */
 const WORDS_FOUND = 0.75;
+/** A value of this many words or fewer, put together from parts, must be found within SHORT_VALUE_REACH characters (or three times its length). */
+const SHORT_VALUE_WORDS = 3;
+/** About half a line of prose: a name wrapped onto the next line stays within it. */
+const SHORT_VALUE_REACH = 40;
 /** A currency code or sign around an amount written as text ("RM 9.00", "$60.44", "12,50 EUR"). */
 const AMOUNT_TEXT = /^\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*[-+]?\d[\d.,'’ ]*\s*(?:[A-Za-z]{1,3}\.?|[$£€¥₹₩฿])?\s*$/u;
+
+const NUMBER_WORD = `(?:${[...TENS.filter(Boolean), ...ONES].join('|')})`;
+/** A count spelled out ("eighteen", "twenty-four"), on word boundaries. */
+const SPELLED_COUNT = new RegExp(`(?<![\\p{L}\\p{N}])${NUMBER_WORD}(?:[\\s-]+${NUMBER_WORD})?(?![\\p{L}\\p{N}])`, 'giu');
+/** A small whole number printed alone ("18", not the 18 of "18.50" or "1,180"). */
+const SMALL_COUNT = /(?<![\p{L}\p{N}.,])\d{1,2}(?![\p{L}\p{N}]|[.,]\d)/gu;
+
+/**
+ * The value with its small counts written the other way: "18 months" as
+ * "eighteen months", "two years" as "2 years". Contracts spell counts and
+ * a schema may ask for digits ('<number> <unit>'), or the reverse.
+ */
+function recountedForms(value: string): string[] {
+  const forms = [value.replace(SMALL_COUNT, (digits) => numberInWords(Number(digits)) ?? digits), value.replace(SPELLED_COUNT, (words) => String(numberFromWords(words) ?? words))];
+  return forms.filter((form) => form !== value);
+}
 
 export class DocumentText {
   private readonly index: GroundingIndex;
@@ -51,9 +73,12 @@ export class DocumentText {
   /**
    * Where a text value is printed: the whole of it (letters and digits,
    * ignoring case, spacing and punctuation, on word boundaries), or written
-   * with its abbreviations the other way ("Inc." for "Incorporated"); for a
+   * with its abbreviations the other way ("Inc." for "Incorporated"), or
+   * with its counts spelled or in digits ("eighteen months" for "18 months",
+   * "two-year" for "2 years"); for a
    * value put together from parts of the document (an address over several
-   * lines, reordered names), three quarters of its words; an amount with a
+   * lines, reordered names), three quarters of its words (close together
+   * for a short value); an amount with a
    * currency sign or code the document prints apart or not at all, by its
    * number; a date printed in another form, by its day. Undefined when it is
    * not there.
@@ -67,6 +92,11 @@ export class DocumentText {
     const sharedValue = sharedText(value);
     const sharedAt = shared.find(sharedValue);
     if (sharedAt >= 0) return { words: this.index.wordsOf([shared.span(sharedAt, sharedAt + sharedValue.length)]), score: 1 };
+    for (const form of recountedForms(value)) {
+      const sharedForm = sharedText(form);
+      const formAt = shared.find(sharedForm);
+      if (formAt >= 0) return { words: this.index.wordsOf([shared.span(formAt, formAt + sharedForm.length)]), score: 1 };
+    }
     if (AMOUNT_TEXT.test(value)) {
       const amount = this.findDigits(significantDigits(value));
       if (amount) return amount;
@@ -96,19 +126,51 @@ export class DocumentText {
     return span ? { words: this.index.wordsOf([span]), score: 1 } : undefined;
   }
 
-  /** Names and addresses put together from parts; numbers alone ("11.20, 60.44") are not a value made of parts but several values. */
+  /**
+   * Names and addresses put together from parts: three quarters of the
+   * value's words. A short value's words (two or three) must stand close
+   * together (a name may wrap onto the next line), so that "5 years" is not
+   * made of a "5" in one clause and a "year" in another; a longer value's
+   * words may come
+   * from anywhere (an OCR slip in its own lines is made up by the same word
+   * printed elsewhere, as a receipt's footer repeats the store's name).
+   * Numbers alone ("11.20, 60.44") are not a value made of parts but
+   * several values.
+   */
   private findWords(value: string): ValueSource | undefined {
     if (!/\p{L}/u.test(value)) return undefined;
     const words = value.split(/\s+/).map(sharedText).filter((word) => word.length > 0);
     if (words.length < 2) return undefined;
     const { shared } = this.index;
-    const spans: Array<[number, number]> = [];
-    for (const word of words) {
-      const at = shared.find(word);
-      if (at >= 0) spans.push(shared.span(at, at + word.length));
+    if (words.length > SHORT_VALUE_WORDS) {
+      const found = words.flatMap((word) => {
+        const at = shared.find(word);
+        return at >= 0 ? [shared.span(at, at + word.length)] : [];
+      });
+      return found.length / words.length >= WORDS_FOUND ? { words: this.index.wordsOf(found), score: found.length / words.length } : undefined;
     }
-    return spans.length / words.length >= WORDS_FOUND ? { words: this.index.wordsOf(spans), score: spans.length / words.length } : undefined;
+    // three quarters of two or three words is all of them: each word's place nearest to a place of the rarest word, all within reach
+    if (words.some((word) => shared.find(word) < 0)) return undefined;
+    const spans = words.map((word) => shared.findAll(word).map((at) => shared.span(at, at + word.length)));
+    const reach = Math.max(SHORT_VALUE_REACH, 3 * value.length);
+    const rarest = spans.reduce((fewest, places) => (places.length < fewest.length ? places : fewest));
+    for (const [anchor] of rarest) {
+      const near = spans.map((places) => nearestPlace(places, anchor));
+      const starts = near.map(([start]) => start);
+      if (Math.max(...starts) - Math.min(...starts) <= reach) return { words: this.index.wordsOf(near), score: 1 };
+    }
+    return undefined;
   }
+}
+
+/** Of places in text order (none empty), the one starting nearest to `offset`. */
+function nearestPlace(places: Array<[number, number]>, offset: number): [number, number] {
+  const after = firstIndexWhere(places, ([start]) => start >= offset);
+  const next = places[after];
+  const previous = places[after - 1];
+  if (!next) return previous!;
+  if (!previous) return next;
+  return offset - previous[0] <= next[0] - offset ? previous : next;
 }
 
 export function checkGrounding(value: unknown, schema: JsonSchema, text: DocumentText, replace: boolean): GroundingResult {

@@ -86,4 +86,21 @@ describe('grounding: values written otherwise than printed', () => {
     expect(result.value).to.deep.equal({ date: '2012-02-11' });
     expect(result.provenance.get('/date')!.words.map((ref) => wordAt(table, ref)!.word.text)).to.deep.equal(['Feb', '11.2012--10:03am']);
   });
+
+  it('finds a count the document spells and the value writes in digits, or the reverse ("18 months" for "eighteen months", "2 years" for "two-year"), and nulls another count', () => {
+    const contract = buildDocument([
+      '4. Term. This Agreement expires eighteen months after the Effective Date,',
+      'and the duty of confidence lasts until the two-year anniversary of disclosure.',
+      'Notices under Section 5 are given in writing within 30 days.',
+      'The parties meet for twenty-four months of review.',
+    ]);
+    const termSchema = { type: 'object', properties: { term: { type: 'string' }, confidence: { type: 'string' }, notice: { type: 'string' }, review: { type: 'string' } } };
+    const found = checkGrounding({ term: '18 months', confidence: '2 years', notice: 'thirty days', review: '24 months' }, termSchema, new DocumentText(renderLayoutText(contract)), true);
+    expect(found.ungrounded).to.deep.equal([]);
+    expect(found.provenance.get('/term')!.words.map((ref) => wordAt(contract, ref)!.word.text)).to.deep.equal(['eighteen', 'months']);
+    expect(found.provenance.get('/confidence')!.words.map((ref) => wordAt(contract, ref)!.word.text)).to.deep.equal(['two-year']);
+    // a count the document does not give for that unit, though the number and the unit are each printed somewhere
+    const invented = checkGrounding({ term: '5 years', notice: '18 days', review: 'twelve months' }, termSchema, new DocumentText(renderLayoutText(contract)), true);
+    expect(invented.value).to.deep.equal({ term: null, notice: null, review: null });
+  });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { durationInUnit, findDurations, numberFromWords, wantsNumberUnit } from '../../../src/engines/rules/prose/durations.js';
+import { durationInUnit, findDurations, wantsNumberUnit } from '../../../src/engines/rules/prose/durations.js';
+import { numberFromWords } from '../../../src/util/number-words.js';
 
 describe('rules engine: durations', () => {
   it('reads spelled-out, bracketed and digit counts with the unit as written', () => {

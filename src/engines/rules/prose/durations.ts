@@ -6,6 +6,7 @@
  * months to years. Notice periods and deadlines are recognised as such:
  * "thirty (30) days' notice" says how to end something, not how long it lasts.
  */
+import { numberFromWords, ONES, TENS } from '../../../util/number-words.js';
 import type { Found } from '../core/parsers.js';
 
 export type DurationRole = 'period' | 'notice' | 'deadline';
@@ -19,8 +20,6 @@ export interface Duration extends Found {
 }
 
 const UNITS = ['year', 'month', 'week', 'day', 'hour', 'minute'];
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
 const WORD = `(?:${[...TENS.filter(Boolean), ...ONES].join('|')})`;
@@ -30,19 +29,6 @@ const COUNT = `(?:(${NUMBER_WORDS})\\s*(?:\\(\\s*(\\d{1,4})\\s*\\))?|(\\d{1,4}(?
 const UNIT = `((?:business|calendar|working)\\s+)?(${UNITS.join('|')})s?(?:['’]s?)?`;
 const DURATION = new RegExp(`(?<![\\p{L}\\p{N}])${COUNT}(?:\\s*-\\s*|\\s+)${UNIT}(?![\\p{L}])`, 'giu');
 const ANNIVERSARY = new RegExp(`\\b(${ORDINALS.filter(Boolean).join('|')}|(\\d{1,2})(?:st|nd|rd|th))\\s+anniversary\\b`, 'gi');
-
-/** Spelled-out numbers up to ninety-nine ("twenty-four", "eighteen"); undefined for anything else. */
-export function numberFromWords(text: string): number | undefined {
-  let total = 0;
-  for (const word of text.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
-    const one = ONES.indexOf(word);
-    const ten = TENS.indexOf(word);
-    if (one >= 0) total += one;
-    else if (ten >= 2) total += ten * 10;
-    else return undefined;
-  }
-  return total;
-}
 
 /** Every duration in the text, left to right. */
 export function findDurations(text: string): Duration[] {
