@@ -20,6 +20,8 @@ function ensureApiKey(config: Config, logger: Logger): Config {
   return { ...config, apiKeys: [key] };
 }
 
+/** Idle kept-alive connections stay open this long (longer than a load balancer's usual 60 s). */
+const KEEP_ALIVE_MS = 65_000;
 /** After the grace period, connections are cut and the pools closed; if even that hangs, the process ends anyway. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -74,6 +76,11 @@ async function main(): Promise<void> {
   }
   // Longer than the request limit so a slow request is answered (504) before the socket is cut.
   server.requestTimeout = config.limits.requestTimeoutMs + 10_000;
+  // Node closes an idle kept-alive connection after 5 s. A proxy or client that reuses it at that moment (or
+  // just after an event-loop stall, when the overdue timer fires) gets a reset for a request the service never
+  // read. Load balancers keep idle upstream connections for 60 s, so outlast that, as is usual.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const address = server.address();
   logger.info(
     { address, engine: services.engine.name, engineReason: services.engineReason, ocrEngine: services.ocr.name, ocrReason: services.ocrReason, ocrWorkers: services.ocr.status().workers, ocrLangs: config.ocr.langs, ocrRotation: config.ocr.rotation, limits: config.limits },
@@ -101,7 +108,9 @@ async function main(): Promise<void> {
       logger.info('shutdown complete');
       process.exit(0);
     });
+    // a kept-alive connection goes idle when its last answer is sent: close it then, not after KEEP_ALIVE_MS
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 100).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -48,8 +48,10 @@ describe('the service process', function () {
       expect(code).to.equal(1);
       expect(stderr).to.contain(`cannot listen on 127.0.0.1:${port}: port ${port} is already in use`);
       expect(stdout).not.to.contain('docshape listening');
-      // the first instance is untouched
-      expect((await fetch(`${first.url}/healthz`)).status).to.equal(200);
+      // the first instance is untouched, and keeps idle connections longer than a load balancer's 60 s
+      const health = await fetch(`${first.url}/healthz`);
+      expect(health.status).to.equal(200);
+      expect(health.headers.get('keep-alive')).to.equal('timeout=65');
     } finally {
       await first.stop();
     }
@@ -65,8 +67,12 @@ describe('the service process', function () {
     const response = await inFlight;
     expect(response.status).to.equal(200);
     expect(response.body.total).to.equal(6.25);
+    const answered = performance.now();
     expect(await service.exited).to.equal(0);
+    // the answered connection is closed at once, not kept alive until SHUTDOWN_TIMEOUT_MS (30 s) cuts it
+    expect(performance.now() - answered).to.be.below(10_000);
     expect(service.stdout()).to.contain('shutdown complete');
+    expect(service.stdout()).not.to.contain('shutdown timeout reached');
   });
 
   describe('SIGTERM while a request is still working ends the process within SHUTDOWN_TIMEOUT_MS', () => {
