@@ -212,13 +212,13 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
   const services = allCached ? undefined : await startServices(config, logger);
   const { engine, crossCheck } = services ?? (await createEngine(config, logger));
   let lazyPdf: InstanceType<typeof PdfProcessor> | undefined;
-  const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi }));
+  const pdf = () => services?.pdf ?? (lazyPdf ??= new PdfProcessor({ workers: 1, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi, maxStreamBytes: config.pdf.maxStreamBytes }));
   // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
   const answerDeps = { engine, ...(crossCheck ? { crossCheck } : {}), dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
 
   const extract: Extract = async (request, usage) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
-    const prepared = pipeline.prepareRequest(request, config.limits);
+    const prepared = await pipeline.prepareRequest(request, config.limits);
     const key = cache ? contentsKey(request) : '';
     let document = cache ? await cache.get(key) : undefined;
     const ingest = document ? 'cached' : 'fresh';

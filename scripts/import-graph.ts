@@ -9,39 +9,30 @@ import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-/** Layers, lowest first; a module may import its own layer and the ones listed for it. */
+/** Layers, lowest first; a module may import its own layer and the ones listed for it. A layer is a folder. */
 const LAYERS: Record<string, string[]> = {
   base: [],
-  // the page model every ingest stage shares (FILE_LAYERS), then OCR, which reads pages into it, then the rest of ingest
-  'ingest/model': ['base'],
-  'ingest/ocr': ['ingest/model', 'base'],
-  'ingest/ocr/paddle': ['ingest/ocr', 'ingest/model', 'base'],
-  'ingest/ocr/tesseract': ['ingest/ocr', 'ingest/model', 'base'],
-  // index.ts: the engine choice, above the engines it chooses between (as engines/ is above engines/llm)
-  'ingest/ocr/choice': ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'ingest/model', 'base'],
-  ingest: ['ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  extract: ['ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  evidence: ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/rules/core': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr/choice', 'ingest/ocr', 'ingest/model', 'base'],
-};
-
-/** Files whose layer is not their folder's: the Document and raster model that OCR engines read pages into, and the OCR engine choice. */
-const FILE_LAYERS: Record<string, string> = {
-  'ingest/document.ts': 'ingest/model',
-  'ingest/raster.ts': 'ingest/model',
-  'ingest/page-frame.ts': 'ingest/model',
-  'ingest/ocr/index.ts': 'ingest/ocr/choice',
+  // the page model every ingest stage shares, then OCR (its interface, then the engines), which reads pages into it,
+  // then the rest of ingest, which chooses the OCR engine (ocr-choice.ts)
+  document: ['base'],
+  'ingest/ocr': ['document', 'base'],
+  'ingest/ocr/paddle': ['ingest/ocr', 'document', 'base'],
+  'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
+  ingest: ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  extract: ['ingest', 'ingest/ocr', 'document', 'base'],
+  evidence: ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/core': ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/receipts': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/prose': ['engines/rules/core', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */
@@ -82,10 +73,8 @@ export function readImportGraph(srcDir: string): ImportGraph {
   return graph;
 }
 
-/** The layer of a module: FILE_LAYERS, else its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
+/** The layer of a module: its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
 export function layerOf(file: string): string {
-  const fileLayer = FILE_LAYERS[file];
-  if (fileLayer) return fileLayer;
   const folder = dirname(file);
   if (folder === '.') return ROOT_FILES[file] ?? `unknown top-level file ${file}`;
   if (folder === 'util') return 'base';
@@ -171,6 +160,17 @@ export function folderEdges(graph: ImportGraph): string[] {
   return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([edge, count]) => `${edge} (${count})`);
 }
 
+/** Circles between folders (a top-level file counts as its own folder): a folder that imports another may not be imported back by it. */
+export function folderCycles(graph: ImportGraph): string[][] {
+  const folders: ImportGraph = new Map();
+  for (const [from, targets] of graph) {
+    const edges = folders.get(folderName(from)) ?? [];
+    for (const to of targets) if (folderName(to) !== folderName(from)) edges.push(folderName(to));
+    folders.set(folderName(from), [...new Set(edges)]);
+  }
+  return importCycles(folders);
+}
+
 function folderName(file: string): string {
   const folder = dirname(file);
   return folder === '.' ? file : `${folder}/`;
@@ -180,7 +180,11 @@ function main(): number {
   const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
   const graph = readImportGraph(srcDir);
   process.stdout.write(`${folderEdges(graph).join('\n')}\n`);
-  const problems = [...layerViolations(graph), ...importCycles(graph).map((cycle) => `circle: ${cycle.join(' <-> ')}`)];
+  const problems = [
+    ...layerViolations(graph),
+    ...importCycles(graph).map((cycle) => `circle: ${cycle.join(' <-> ')}`),
+    ...folderCycles(graph).map((cycle) => `folder circle: ${cycle.join(' <-> ')}`),
+  ];
   if (problems.length > 0) process.stderr.write(`\n${problems.join('\n')}\n`);
   return problems.length > 0 ? 1 : 0;
 }

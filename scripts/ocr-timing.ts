@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
-import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr/index.js';
+import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr-choice.js';
 import { percentile } from './eval/report.js';
 
 const IMAGE_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif' };

@@ -21,7 +21,8 @@ export interface Config {
     maxQueueWaitMs: number;
   };
   ocr: OcrConfig;
-  pdf: { workers: number; renderDpi: number };
+  /** maxStreamBytes: the most a PDF stream other than an image may decode to (MAX_PDF_STREAM_MB); pdf.js holds it whole. */
+  pdf: { workers: number; renderDpi: number; maxStreamBytes: number };
   /** Requested engine; 'auto' is resolved at start by engines/create-engine.ts. */
   extractor: ExtractorChoice;
   llm: LlmConfig;
@@ -49,11 +50,11 @@ export interface Limits {
 }
 
 export interface OcrConfig {
-  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr/index.ts). */
+  /** 'auto' picks paddle when its recogniser writes every OCR_LANGS language, else tesseract (see ingest/ocr-choice.ts). */
   engine: OcrEngineChoice;
   /**
    * Pages OCRed at once: worker threads, each with its own models (paddle) or
-   * Tesseract instance. Undefined: the engine's default (ingest/ocr/index.ts:
+   * Tesseract instance. Undefined: the engine's default (ingest/ocr-choice.ts:
    * one per core for tesseract, one per two cores for paddle).
    */
   workers: number | undefined;
@@ -234,6 +235,13 @@ function readUrl(env: Env, name: string, fallback: string): string {
   }
 }
 
+/**
+ * Reading text costs pdf.js some 60 bytes per character of a content stream:
+ * 8 MB of one word peaked at ~640 MB RSS and took 6 s; a page of a business
+ * document is some 5-100 KB. Also PdfProcessor's default.
+ */
+export const DEFAULT_MAX_PDF_STREAM_MB = 8;
+
 export function loadConfig(env: Env = process.env): Config {
   const cores = availableParallelism();
   const extractor = readExtractor(env);
@@ -275,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     pdf: {
       workers: readInt(env, 'PDF_WORKERS', Math.max(1, cores), 1, 64),
       renderDpi: readInt(env, 'PDF_RENDER_DPI', 300, 72, 600),
+      maxStreamBytes: readInt(env, 'MAX_PDF_STREAM_MB', DEFAULT_MAX_PDF_STREAM_MB, 1, 4096) * 1024 ** 2,
     },
     extractor,
     llm: {

@@ -6,11 +6,12 @@ import type { Engine, Extraction, ExtractionInput, ExtractionOptions } from './e
 import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
-import { decodeContents, type ContentItem, type DecodedFile } from './ingest/decode.js';
-import type { Document } from './ingest/document.js';
+import type { ContentItem, DecodedFile } from './ingest/decode.js';
+import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
+import type { Document } from './document/document.js';
 import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
-import type { OcrEngine } from './ingest/ocr/index.js';
+import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
 
 /**
@@ -96,11 +97,12 @@ export interface ExtractionOutcome extends Answer {
 
 /**
  * Checks the schema and decodes the files: cheap, and every problem is the
- * caller's (400), so it runs before any heavy work.
+ * caller's (400), so it runs before any heavy work. Large files decode in a
+ * worker thread (decode-off-thread.ts).
  */
-export function prepareRequest(request: ExtractionRequest, limits: Limits): PreparedRequest {
+export async function prepareRequest(request: ExtractionRequest, limits: Limits): Promise<PreparedRequest> {
   const compiled = compileCallerSchema(request.schema);
-  const files = decodeContents(request.contents, limits);
+  const files = await decodeContentsOffThread(request.contents, limits);
   return { compiled, files, options: request.options ?? {} };
 }
 
@@ -165,8 +167,8 @@ function settleOptions(requested: RequestOptions, dates: DateConfig, document: D
 }
 
 /** The whole extraction: both halves. */
-export function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
-  return runPrepared(deps, prepareRequest(request, deps.limits), signal);
+export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+  return runPrepared(deps, await prepareRequest(request, deps.limits), signal);
 }
 
 /** Both halves of a request already checked and decoded (POST /v1/ does that before it waits for a slot). */

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { createEngine, type EngineFactoryOptions } from './engines/create-engine.js';
 import { ExplainedEngine } from './engines/explained-engine.js';
-import { createOcrEngine, type OcrEngine } from './ingest/ocr/index.js';
+import { createOcrEngine, type OcrEngine } from './ingest/ocr-choice.js';
 import { PdfProcessor } from './ingest/pdf.js';
 import type { Logger } from './logger.js';
 import type { PipelineDeps } from './pipeline.js';
@@ -13,7 +13,7 @@ import type { PipelineDeps } from './pipeline.js';
 export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string; ocrReason: string };
 
 export async function startServices(config: Config, logger: Logger, options: EngineFactoryOptions = {}): Promise<Services> {
-  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi });
+  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi, maxStreamBytes: config.pdf.maxStreamBytes });
   let ocr: OcrEngine;
   let ocrReason: string;
   try {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importCycles, layerViolations, readImportGraph } from '../scripts/import-graph.js';
+import { folderCycles, importCycles, layerViolations, readImportGraph } from '../scripts/import-graph.js';
 
 // dist/test/ -> the repository's src/ (the TypeScript sources, type-only imports included)
 const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
@@ -22,6 +22,10 @@ describe('architecture: the import graph of src/', () => {
     expect(importCycles(graph)).to.deep.equal([]);
   });
 
+  it('has no circles between folders: a folder that imports another is not imported back by it', () => {
+    expect(folderCycles(graph)).to.deep.equal([]);
+  });
+
   it('finds a circle and an upward import when there is one', () => {
     const bad = new Map([
       ['extract/a.ts', ['extract/b.ts']],
@@ -30,5 +34,13 @@ describe('architecture: the import graph of src/', () => {
     ]);
     expect(importCycles(bad)).to.deep.equal([['extract/a.ts', 'extract/b.ts']]);
     expect(layerViolations(bad)).to.deep.equal(['extract/b.ts -> engines/llm/prompt.ts (extract -> engines/llm)']);
+    // files that do not import each other, in folders that do
+    const crossing = new Map([
+      ['ingest/read.ts', ['ingest/ocr/engine.ts']],
+      ['ingest/ocr/engine.ts', ['ingest/model.ts']],
+      ['ingest/model.ts', []],
+    ]);
+    expect(importCycles(crossing)).to.deep.equal([]);
+    expect(folderCycles(crossing)).to.deep.equal([['ingest/', 'ingest/ocr/']]);
   });
 });

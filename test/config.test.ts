@@ -35,6 +35,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_KEYS_FILE: file }).apiKeys).to.deep.equal(['key-d', 'key-e']);
   });
 
+  it('reads MAX_PDF_STREAM_MB in megabytes, 8 by default', () => {
+    expect(loadConfig({}).pdf.maxStreamBytes).to.equal(8 * 1024 * 1024);
+    expect(loadConfig({ MAX_PDF_STREAM_MB: '32' }).pdf.maxStreamBytes).to.equal(32 * 1024 * 1024);
+    expect(() => loadConfig({ MAX_PDF_STREAM_MB: '0' })).to.throw(ConfigError, /MAX_PDF_STREAM_MB/);
+  });
+
   it('reads sizes with units', () => {
     expect(loadConfig({ MAX_BODY_BYTES: '2mb' }).limits.maxBodyBytes).to.equal(2 * 1024 * 1024);
     expect(loadConfig({ MAX_BODY_BYTES: '1000' }).limits.maxBodyBytes).to.equal(1000);

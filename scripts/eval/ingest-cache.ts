@@ -4,17 +4,18 @@
  * OCR is most of an eval run's time and does not change while one works on
  * an engine, so the Document a request ingests to is stored under
  *   <dir>/<sha256 of the request's files>-<fingerprint of the ingest setup>.json
- * The fingerprint covers the source of the ingest modules that shape the
- * Document (decode, raster, preprocessing, OCR, line grouping; not layout.ts,
- * which runs on every path) and the OCR/PDF/limits configuration. Any edit to
- * those modules or settings therefore misses the cache instead of serving a
- * stale Document; `--refresh` rebuilds entries regardless.
+ * The fingerprint covers the source of the modules that shape the Document
+ * (src/ingest: decode, preprocessing, OCR, line grouping, but not layout.ts,
+ * which runs on every path; and the page model in src/document) and the
+ * OCR/PDF/limits configuration. Any edit to those modules or settings
+ * therefore misses the cache instead of serving a stale Document;
+ * `--refresh` rebuilds entries regardless.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Document } from '../../src/ingest/document.js';
+import type { Document } from '../../src/document/document.js';
 import type { ExtractionRequest } from '../../src/pipeline.js';
 
 /** Ingest modules that do not change the Document (layout text is rendered afresh on every run). */
@@ -23,18 +24,25 @@ const NOT_SHAPING_THE_DOCUMENT = new Set(['layout.ts', 'layout.js']);
 /** Bump when the stored format changes. */
 const FORMAT_VERSION = 1;
 
-/** Source of src/ingest/, or the compiled dist/src/ingest/ when the sources are not shipped. */
+/** Folders whose source shapes the Document: ingest itself and the page model it fills (src/document/). */
+const SHAPING_FOLDERS = ['ingest', 'document'];
+
+/** Source of src/ingest/ and src/document/, or the compiled dist/src/... when the sources are not shipped. */
 async function ingestSources(): Promise<{ name: string; text: string }[]> {
   const here = dirname(fileURLToPath(import.meta.url)); // dist/scripts/eval
   const root = resolve(here, '../../..');
-  for (const [dir, ext] of [
-    [join(root, 'src/ingest'), '.ts'],
-    [resolve(here, '../../src/ingest'), '.js'],
+  for (const [base, ext] of [
+    [join(root, 'src'), '.ts'],
+    [resolve(here, '../../src'), '.js'],
   ] as const) {
-    // Recursive: the OCR engines live in subfolders (ocr/paddle, ocr/tesseract).
-    const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
-    const selected = names.filter((name) => name.endsWith(ext) && !NOT_SHAPING_THE_DOCUMENT.has(name)).sort();
-    if (selected.length > 0) return Promise.all(selected.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8') })));
+    const sources: { name: string; text: string }[] = [];
+    for (const folder of SHAPING_FOLDERS) {
+      // Recursive: the OCR engines live in subfolders (ocr/paddle, ocr/tesseract).
+      const names = await readdir(join(base, folder), { recursive: true }).catch(() => [] as string[]);
+      const selected = names.filter((name) => name.endsWith(ext) && !NOT_SHAPING_THE_DOCUMENT.has(name)).sort();
+      for (const name of selected) sources.push({ name: `${folder}/${name}`, text: await readFile(join(base, folder, name), 'utf8') });
+    }
+    if (sources.length > 0) return sources;
   }
   throw new Error('--reuse-ingest: cannot find the ingest sources to fingerprint');
 }

@@ -28,6 +28,15 @@ export function flateStream(dict: string, data: Buffer | string): Buffer {
   return stream(`${dict} /Filter /FlateDecode`, deflateSync(typeof data === 'string' ? Buffer.from(data, 'latin1') : data, { level: 9 }));
 }
 
+/**
+ * A content stream that inflates to `megabytes` MB: one string of "a"s shown with
+ * Tj (one word) or only spaces. A few hundred KB in the file.
+ */
+export function inflatingContent(megabytes: number, text: boolean): Buffer {
+  const filler = Buffer.alloc(Math.round(megabytes * 1024 * 1024), text ? 0x61 : 0x20);
+  return flateStream('', text ? Buffer.concat([Buffer.from('BT /F1 0.001 Tf 72 700 Td ('), filler, Buffer.from(') Tj ET')]) : filler);
+}
+
 /** Objects numbered from 1 in order, a cross-reference table (damaged as asked) and a trailer. */
 export function rawPdf(objects: PdfObject[], options: RawPdfOptions = {}): Buffer {
   const parts: Buffer[] = [Buffer.from(`${options.header ?? '%PDF-1.7'}\n%\xe2\xe3\xcf\xd3\n`, 'latin1')];

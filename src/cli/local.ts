@@ -14,7 +14,7 @@ export async function startLocalExtractor(config: Config): Promise<Extractor> {
   const [{ startServices }, { runExtraction, responseBody }, { countPages }, { silentLogger }] = await Promise.all([
     import('../services.js'),
     import('../pipeline.js'),
-    import('../ingest/document.js'),
+    import('../document/document.js'),
     import('../logger.js'),
   ]);
   const services = await startServices(config, silentLogger());

@@ -6,15 +6,15 @@
  */
 
 export const CONFIDENCE_MODEL = {
-  fittedOn: 'sroie, wildreceipt, kleister-nda (read by Tesseract (main) and by PP-OCR (paddle branch)): 2424 values, 2026-11-23, l2 1',
-  features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular'],
+  fittedOn: 'sroie, wildreceipt, kleister-nda (read by PP-OCR, the default OCR): 1360 values, 2026-11-23, l2 1',
+  features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'legalForm', 'legalFormOcr'],
   kinds: {
-    date: { intercept: 0.7314, weights: [-2.6641, 0.4571, 0, -0.4817, 0.0945, 0.8549, -0.5479, 0.0627, 1.0734, 0, -1.4908] },
-    time: { intercept: -0.4477, weights: [0, 0.6126, 0, 0, -0.1936, 0.2953, -0.2268, -0.6367, 0.6106, 0, 0] },
-    amount: { intercept: -2.983, weights: [-0.6335, 0.3173, 0, 0.3821, -0.3301, 3.0537, -0.1455, -0.4249, 1.2044, 1.098, -1.4228] },
-    code: { intercept: -0.3621, weights: [0.1114, 0.4939, 0, 0, -0.3369, 0.6669, -1.2155, -0.6872, 0.5862, 0, -0.2761] },
-    name: { intercept: 0.3295, weights: [-1.3882, 0.4813, 0, 0, -0.7523, 0.8541, -0.0771, -1.2069, -0.3926, 0, -1.1842] },
-    text: { intercept: -2.281, weights: [-1.4187, 0.7339, 0, 0.778, -0.0998, 0.0718, 0.213, 0.2448, -0.6327, 0, -0.9182] },
+    date: { intercept: 2.8179, weights: [-1.9543, 0.0307, 0, -0.4681, 0.2339, 0.7801, -0.4459, 0.1499, 0.503, 0, -0.9051, 0, 0, 0, 0] },
+    time: { intercept: -1.6091, weights: [0, 1.0447, 0, 0, -0.1221, 0.1537, -0.444, -0.6406, 0.3257, 0, 0, 0, 0, 0, 0] },
+    amount: { intercept: -1.6924, weights: [-0.6951, 0.3227, 0, 0.2664, -0.508, 1.5758, -0.4739, 0.1451, 1.0547, 0.7583, 0, 1.7641, 0.4612, 0, 0] },
+    code: { intercept: 0.9259, weights: [-0.068, 0.284, 0, 0, -1.1258, 1.0092, -1.0348, -0.5562, 0.3563, 0, -0.6173, 0, 0, 0, 0] },
+    name: { intercept: 1.0751, weights: [-1.3341, 0.3814, 0, 0, -1.2591, 1.1501, -0.0719, -1.2061, -0.5123, 0, 0.0769, 0, 0, 1.339, -0.1054] },
+    text: { intercept: -2.4245, weights: [-1.172, 0.8129, 0, 0.6716, -0.0617, 0.0444, 0.7412, 0.4496, -0.4306, 0, -1.148, 0, 0, 0.4792, -0.2464] },
   },
   combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4 }, coincidence: 0.3 },
 };

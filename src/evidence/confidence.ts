@@ -28,6 +28,10 @@ export const FEATURE_NAMES = [
   'repeated',
   'addsUp',
   'irregular',
+  'answerSum',
+  'answerNoSum',
+  'legalForm',
+  'legalFormOcr',
 ] as const;
 
 export interface KindModel {
@@ -75,6 +79,11 @@ export function featureVector(features: ValueFeatures): number[] {
     features.repeats > 0 ? 1 : 0,
     features.addsUp ? 1 : 0,
     features.irregular ? 1 : 0,
+    features.answerSum === true ? 1 : 0,
+    features.answerSum === false ? 1 : 0,
+    features.legalForm ? 1 : 0,
+    // a registered name is right when it is also read surely (its end is marked, its letters are not)
+    features.legalForm ? sure(features.ocrMin) : 0,
   ];
 }
 

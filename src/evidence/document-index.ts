@@ -6,7 +6,7 @@
  * confirms by its own arithmetic is rarely a misreading or the wrong line.
  */
 import { parseNumber } from '../extract/coerce.js';
-import type { Document, WordRef } from '../ingest/document.js';
+import type { Document, WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 
 /** Amounts printed with cents ("1,234.50", "12,50"): figures of that shape are money, not counts or codes. */

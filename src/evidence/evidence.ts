@@ -7,12 +7,12 @@
  */
 import type { Extraction } from '../extract/engine.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import type { Document } from '../ingest/document.js';
+import type { Document } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { childPointer, valueAtPointer } from '../util/json-pointer.js';
 import { combineReadings, singleReadingConfidence } from './confidence.js';
 import { DocumentIndex } from './document-index.js';
-import { valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
+import { answerAmounts, valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
 import { locate, type Location } from './locate.js';
 
 export interface ValueEvidence extends Partial<Location> {
@@ -47,11 +47,11 @@ export function leafPointers(value: unknown, pointer = ''): string[] {
 }
 
 export function buildEvidence(input: EvidenceInput): EvidenceReport {
-  const context: FeatureContext = { document: input.document, index: new DocumentIndex(input.document), schema: input.schema };
+  const leaves = leafPointers(input.answer.value).map((pointer) => ({ pointer, value: valueAtPointer(input.answer.value, pointer) }));
+  const context: FeatureContext = { document: input.document, index: new DocumentIndex(input.document), schema: input.schema, amounts: answerAmounts(leaves) };
   const evidence: EvidenceMap = {};
   const features = new Map<string, ValueFeatures>();
-  for (const pointer of leafPointers(input.answer.value)) {
-    const value = valueAtPointer(input.answer.value, pointer);
+  for (const { pointer, value } of leaves) {
     const source = input.answer.provenance.get(pointer);
     const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
     const found = valueFeatures(pointer, value, source, agreement, context);
@@ -66,10 +66,12 @@ export function buildEvidence(input: EvidenceInput): EvidenceReport {
 /** A language model's value weighed against the rules engine's reading of the same property. */
 function crossCheckedConfidence(pointer: string, features: ValueFeatures, crossCheck: Extraction, context: FeatureContext): number {
   const rulesValue = valueAtPointer(crossCheck.value, pointer);
+  const rulesLeaves = leafPointers(crossCheck.value).map((at) => ({ pointer: at, value: valueAtPointer(crossCheck.value, at) }));
+  const rulesContext: FeatureContext = { ...context, amounts: answerAmounts(rulesLeaves) };
   const rulesConfidence =
     rulesValue === null || rulesValue === undefined || typeof rulesValue === 'object'
       ? undefined
-      : singleReadingConfidence(valueFeatures(pointer, rulesValue, crossCheck.provenance.get(pointer), 'none', context));
+      : singleReadingConfidence(valueFeatures(pointer, rulesValue, crossCheck.provenance.get(pointer), 'none', rulesContext));
   if (features.agreement === 'none' || rulesConfidence === undefined) return combineReadings(features.kind, 'none', undefined, features.exactness);
   return combineReadings(features.kind, features.agreement, rulesConfidence, features.exactness);
 }

@@ -12,7 +12,7 @@ import { findDates, findTimes } from '../extract/dates.js';
 import type { ValueSource } from '../extract/provenance.js';
 import { viewSchema, type SchemaView } from '../extract/schema-view.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import { wordAt, type Document } from '../ingest/document.js';
+import { wordAt, type Document } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';
 import type { DocumentIndex } from './document-index.js';
@@ -39,6 +39,8 @@ export interface ValueFeatures {
   textLayer: boolean;
   /** Lowest OCR confidence among its words (1 for text-layer words; 0 when not located): a value is as sure as its weakest word. */
   ocrMin: number;
+  /** A name that ends with a legal form ("Sdn Bhd", "Ltd", "GmbH"): a registered name, whose end is marked. */
+  legalForm: boolean;
   /** Lines the value spans. */
   lines: number;
   /** The engine's score for the reading (a label's strength), when it gave one. */
@@ -50,6 +52,12 @@ export interface ValueFeatures {
   repeats: number;
   /** For amounts: two other printed amounts add up to it or differ by it. */
   addsUp: boolean;
+  /**
+   * For amounts: two other amounts of the same answer make a sum with it
+   * (subtotal + tax = total), whichever fields they are; undefined when the
+   * answer has fewer than three amounts (no sum to make).
+   */
+  answerSum: boolean | undefined;
   /** The value does not look like a value of its kind: a date in another century, a name opening with "&", brackets left open. */
   irregular: boolean;
   agreement: Agreement;
@@ -126,6 +134,40 @@ export interface FeatureContext {
   document: Document;
   index: DocumentIndex;
   schema: JsonSchema;
+  /** The answer's amounts outside lists, by pointer (answerAmounts()). */
+  amounts?: ReadonlyMap<string, number>;
+}
+
+/** Amounts at most this many in an answer are checked for sums: a few header fields, not a table. */
+const MAX_SUMMED_AMOUNTS = 12;
+
+/**
+ * The amounts of an answer that may sum up: numbers, or strings that read as
+ * one amount, outside lists (line items would sum by chance).
+ */
+export function answerAmounts(leaves: ReadonlyArray<{ pointer: string; value: unknown }>): Map<string, number> {
+  const amounts = new Map<string, number>();
+  for (const { pointer, value } of leaves) {
+    if (splitPointer(pointer).some((token) => /^\d+$/.test(token))) continue;
+    const number = typeof value === 'number' ? value : typeof value === 'string' && /\d[.,]\d{2}\b/.test(value) && !/\p{L}{2}/u.test(value.replace(/^\p{L}{1,3}\.?\s?|\s?\p{L}{1,3}$/u, '')) ? parseNumber(value) : null;
+    if (number !== null && Number.isFinite(number) && Math.abs(number) >= 0.01) amounts.set(pointer, Math.abs(number));
+  }
+  return amounts.size <= MAX_SUMMED_AMOUNTS ? amounts : new Map();
+}
+
+/** Whether the amount at `pointer` and two others of the answer make a sum, a + b = c (amounts equal to the cent). */
+function inAnswerSum(pointer: string, amounts: ReadonlyMap<string, number> | undefined): boolean | undefined {
+  const own = amounts?.get(pointer);
+  if (own === undefined || amounts === undefined || amounts.size < 3) return undefined;
+  const others = [...amounts].filter(([other]) => other !== pointer).map(([, value]) => value);
+  const equal = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  for (let i = 0; i < others.length; i++) {
+    for (let j = 0; j < others.length; j++) {
+      if (i === j) continue;
+      if ((i < j && equal(others[i]! + others[j]!, own)) || equal(own + others[j]!, others[i]!)) return true;
+    }
+  }
+  return false;
 }
 
 /** The features of the value at `pointer`, read from `source` (undefined when the engine did not say where). */
@@ -142,16 +184,21 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
     ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
+    legalForm: (kind === 'name' || kind === 'text') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
     lines,
     score: source?.score,
     rivals: source?.competition?.rivals,
     margin: source?.competition?.margin,
     repeats: number !== null ? context.index.repeats(number, refs) : typeof value === 'string' ? context.index.repeats(value, refs) : 0,
     addsUp: number !== null && context.index.addsUp(number, refs),
+    answerSum: inAnswerSum(pointer, context.amounts),
     irregular: irregular(value, kind),
     agreement,
   };
 }
+
+/** The legal forms companies are registered with, as the last words of a name. */
+const ENDS_WITH_LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|l\.l\.c|llp|plc|corp|corporation|co|company|gmbh|ag|kg|pty|s\.?a|s\.?r\.?l|b\.?v|n\.?v|sdn\.?\s*bhd|bhd|s\/?b|pte)\.?$/i;
 
 /** Connectors a whole value does not open or close with: it was cut from a longer one ("& TEA LEAF (M) SDN BHD"). */
 const CUT_AT = /^(?:[&+,;:/\-–]|and\b|of\b)|(?:[&+,;/\-–(]|\band|\bof)$/i;

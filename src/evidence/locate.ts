@@ -4,8 +4,8 @@
  * sent (so they fit any rendering of it), the text of those words, and how
  * they were read.
  */
-import { wordAt, type BBox, type Document, type Page, type Word, type WordRef, type WordSource } from '../ingest/document.js';
-import { transformBox } from '../ingest/page-frame.js';
+import { wordAt, type BBox, type Document, type Page, type Word, type WordRef, type WordSource } from '../document/document.js';
+import { transformBox } from '../document/page-frame.js';
 import { maxOf, minOf } from '../util/extremes.js';
 
 /** [x0, y0, x1, y1] as fractions of the page's width and height, origin top-left. */

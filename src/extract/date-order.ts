@@ -9,7 +9,7 @@
  * finalize; nothing else decides it.
  */
 import type { DateOrderSetting } from '../config.js';
-import type { Document } from '../ingest/document.js';
+import type { Document } from '../document/document.js';
 import { countDateOrders } from './dates.js';
 
 export type { DateOrderSetting } from '../config.js';

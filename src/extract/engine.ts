@@ -5,7 +5,7 @@
  * object and where it read each value. finalize() then shapes and validates
  * the candidate, once, for every engine.
  */
-import type { Document } from '../ingest/document.js';
+import type { Document } from '../document/document.js';
 import type { LayoutText } from '../ingest/layout.js';
 import type { DateOrder } from './date-order.js';
 import type { Provenance } from './provenance.js';

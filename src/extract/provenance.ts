@@ -5,7 +5,7 @@
  * item dropped, a key renamed), so the pointers are carried along with them
  * here, and what finally has no value left has no provenance either.
  */
-import type { WordRef } from '../ingest/document.js';
+import type { WordRef } from '../document/document.js';
 import { splitPointer, valueAtPointer } from '../util/json-pointer.js';
 
 /** Where one value was read. */

@@ -35,9 +35,7 @@ export function checkSchemaSize(schema: JsonSchema, field: string): void {
       throw badRequest(`${field} is nested too deeply (more than ${MAX_SCHEMA_DEPTH} levels)`);
     }
     if (isSchemaObject(node['properties'])) properties += Object.keys(node['properties']).length;
-    if (properties > MAX_SCHEMA_PROPERTIES) {
-      throw badRequest(`${field} has too many properties (more than ${MAX_SCHEMA_PROPERTIES})`);
-    }
+    if (properties > MAX_SCHEMA_PROPERTIES) throw tooManyProperties(field);
     for (const child of childSchemas(node)) {
       if (isSchemaObject(child.schema)) visit(child.schema, depth + 1);
     }
@@ -45,12 +43,23 @@ export function checkSchemaSize(schema: JsonSchema, field: string): void {
   visit(schema, 1);
 }
 
+function tooManyProperties(field: string): Error {
+  return badRequest(`${field} has too many properties (more than ${MAX_SCHEMA_PROPERTIES})`);
+}
+
+/**
+ * Also refuses, as soon as it meets one, a `properties` object with more
+ * names than a whole schema may have: walking all of a 100,000-property schema
+ * before the count took the event loop 0.1-0.9 s (the corpus, seed 1 case 25).
+ */
 function checkJsonDepth(value: unknown, field: string): void {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
   while (stack.length > 0) {
     const { value: current, depth } = stack.pop()!;
     if (typeof current !== 'object' || current === null) continue;
     if (depth > MAX_JSON_DEPTH) throw badRequest(`${field} is nested too deeply (more than ${MAX_JSON_DEPTH} levels of JSON)`);
+    const properties = (current as Record<string, unknown>)['properties'];
+    if (isSchemaObject(properties) && Object.keys(properties).length > MAX_SCHEMA_PROPERTIES) throw tooManyProperties(field);
     for (const child of Object.values(current)) stack.push({ value: child, depth: depth + 1 });
   }
 }

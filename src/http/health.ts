@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Engine } from '../extract/engine.js';
-import type { OcrEngine } from '../ingest/ocr/index.js';
+import type { OcrEngine } from '../ingest/ocr-choice.js';
 import type { Admission } from './admission.js';
 
 export interface HealthDeps {

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors.js';
-import { countPages } from '../ingest/document.js';
+import { countPages } from '../document/document.js';
 import type { Logger } from '../logger.js';
 import { formatServerTiming, prepareRequest, responseBody, runPrepared, type ExtractionOutcome, type PipelineDeps } from '../pipeline.js';
 import type { Admission } from './admission.js';
@@ -31,7 +31,7 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
     const body = parseExtractionRequest(req.body);
     // The caller's mistakes (schema, base64, file types) get their 400 at once, not after a wait for a slot:
     // in the corpus a self-referencing schema waited 20 s in the queue for it.
-    const prepared = prepareRequest(body, deps.limits);
+    const prepared = await prepareRequest(body, deps.limits);
     const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
     const release = await admission.acquire(controller.signal);
     // The slot is held until the work really stops, even after a 504, so CPU use stays bounded.

@@ -4,7 +4,7 @@
  * and box on the event loop (100,000 words: 90 ms); this copies memory.
  * unpackDocument(packDocument(d)) deep-equals d.
  */
-import type { Document, DocumentFile, Line, Page, PageView, Word, WordSource } from './document.js';
+import type { Document, DocumentFile, Line, Page, PageView, Word, WordSource } from '../document/document.js';
 
 interface PackedPage {
   index: number;

@@ -3,7 +3,7 @@ import type { Limits } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import { prepareForOcr, type GreyFrame } from './preprocess.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 
 type ImageLimits = Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
 

@@ -2,14 +2,14 @@ import type { Limits } from '../config.js';
 import { badRequest } from '../errors.js';
 import { mapConcurrent } from '../util/map-concurrent.js';
 import type { DecodedFile } from './decode.js';
-import type { Document, DocumentFile, Line, Page, Word } from './document.js';
+import type { Document, DocumentFile, Line, Page, Word } from '../document/document.js';
 import { loadImagePages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
 import { repairConfusables } from './ocr/confusables.js';
-import type { OcrEngine } from './ocr/index.js';
-import { isIdentity } from './page-frame.js';
+import type { OcrEngine } from './ocr-choice.js';
+import { isIdentity } from '../document/page-frame.js';
 import type { PdfProcessor } from './pdf.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 
 export interface IngestDeps {
   pdf: PdfProcessor;

@@ -1,5 +1,5 @@
 import { median } from '../util/median.js';
-import { sameWord, type Document, type Line, type Page, type WordRef } from './document.js';
+import { sameWord, type Document, type Line, type Page, type WordRef } from '../document/document.js';
 import { minOf } from '../util/extremes.js';
 
 /**

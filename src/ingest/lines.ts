@@ -1,7 +1,7 @@
 import { maxOf, minOf } from '../util/extremes.js';
 import { median, RunningMedian } from '../util/median.js';
 import { firstIndexWhere } from '../util/sorted-search.js';
-import type { BBox, Line, Word } from './document.js';
+import type { BBox, Line, Word } from '../document/document.js';
 
 /**
  * Groups words into lines from their boxes alone. OCR and pdf.js both emit

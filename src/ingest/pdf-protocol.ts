@@ -2,7 +2,7 @@
  * What pdf.ts and its worker thread (pdf-worker.ts) send each other. Kept
  * apart from both so that neither imports the other.
  */
-import type { Line, Word } from './document.js';
+import type { Line, Word } from '../document/document.js';
 
 export interface PdfTextPage {
   /** 0-based page index. */
@@ -18,16 +18,23 @@ export interface PdfTextPage {
   needsOcr: boolean;
 }
 
+/** Every task: the file and the most bytes a stream other than an image may decode to (pdf-streams.ts). */
+interface PdfTaskBase {
+  bytes: Uint8Array;
+  maxStreamBytes: number;
+}
+
 export type PdfTask =
-  | { kind: 'inspect'; bytes: Uint8Array; maxPages: number; maxWords: number }
-  | { kind: 'render'; bytes: Uint8Array; pageIndex: number; dpi: number; maxPixels: number };
+  | (PdfTaskBase & { kind: 'inspect'; maxPages: number; maxWords: number })
+  | (PdfTaskBase & { kind: 'render'; pageIndex: number; dpi: number; maxPixels: number });
 
 export type PdfFailure =
   | { kind: 'encrypted' }
   | { kind: 'unreadable'; reason: string }
   | { kind: 'too_many_pages'; pageCount: number; maxPages: number }
   | { kind: 'too_many_words'; pageIndex: number; maxWords: number }
-  | { kind: 'no_such_page'; pageIndex: number; pageCount: number };
+  | { kind: 'no_such_page'; pageIndex: number; pageCount: number }
+  | { kind: 'stream_too_large'; objectNumber?: number; limit: number };
 
 export type PdfOutcome<T> = { ok: true; value: T } | { ok: false; failure: PdfFailure };
 

@@ -6,7 +6,7 @@
  */
 import { Util, type PageViewport, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';
-import type { BBox, Word } from './document.js';
+import type { BBox, Word } from '../document/document.js';
 import { sameSharePerCharacter, type RunOffsets } from './glyph-widths.js';
 
 /** A page needs OCR when its text layer holds fewer letters/digits than this. */

@@ -12,8 +12,9 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
 import { groupWordsIntoLines } from './lines.js';
+import { findOversizedStream } from './pdf-streams.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 
 const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -198,6 +199,9 @@ function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T 
 }
 
 async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster>> {
+  // before pdf.js sees the file: it would decode the whole stream and a few dozen bytes per character of it
+  const oversized = await findOversizedStream(task.bytes, task.maxStreamBytes);
+  if (oversized) return { ok: false, failure: { kind: 'stream_too_large', objectNumber: oversized.objectNumber, limit: oversized.limit } };
   if (task.kind === 'inspect') {
     const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords));
     return transferred(outcome, outcome.ok ? outcome.value.pages.map((page) => page.boxes.buffer) : []);

@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { DEFAULT_MAX_PDF_STREAM_MB } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
-import type { Line, Word } from './document.js';
+import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 
 export type { PdfTextPage } from './pdf-protocol.js';
 
@@ -20,6 +21,8 @@ export interface PdfProcessorOptions {
   /** Renders are lowered below renderDpi until width * height fits this. */
   maxPixelsPerPage: number;
   renderDpi: number;
+  /** A stream other than an image decoding to more bytes than this gets a 400 before pdf.js reads it (MAX_PDF_STREAM_MB). */
+  maxStreamBytes?: number;
   /** A task still unfinished after this long is stopped (its worker is replaced); a net under the request timeout. */
   taskTimeoutMs?: number;
   /** Told about worker failures that no task was waiting for (the worker is replaced); e.g. log them. */
@@ -34,6 +37,10 @@ const DEFAULT_TASK_TIMEOUT_MS = 120_000;
  */
 const IDLE_WORKER_EXIT_MS = 60_000;
 
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / (1024 * 1024)) * 10) / 10);
+}
+
 function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
   switch (failure.kind) {
     case 'encrypted':
@@ -47,6 +54,10 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
     case 'too_many_words':
       return badRequest(
         `${dataField(file)}: PDF has more words of text by page ${failure.pageIndex + 1} than the ${failure.maxWords} left of the per-request word limit (MAX_WORDS)`,
+      );
+    case 'stream_too_large':
+      return badRequest(
+        `${dataField(file)}: PDF has a stream${failure.objectNumber === undefined ? '' : ` (object ${failure.objectNumber})`} that decompresses to more than ${megabytes(failure.limit)} MB, the limit for one stream (MAX_PDF_STREAM_MB)`,
       );
     case 'no_such_page':
       return new AppError('internal', `${dataField(file)}: page index ${failure.pageIndex} is outside the PDF's ${failure.pageCount} pages`);
@@ -77,12 +88,12 @@ function unpackPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): Pdf
  */
 export class PdfProcessor {
   private readonly pool: Piscina;
-  private readonly options: PdfProcessorOptions & { taskTimeoutMs: number };
+  private readonly options: PdfProcessorOptions & { taskTimeoutMs: number; maxStreamBytes: number };
   /** Tasks handed to piscina and not yet settled: running on a worker or in its queue. */
   private inFlight = 0;
 
   constructor(options: PdfProcessorOptions) {
-    this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, ...options };
+    this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, maxStreamBytes: DEFAULT_MAX_PDF_STREAM_MB * 1024 ** 2, ...options };
     this.pool = new Piscina({
       filename: fileURLToPath(new URL('./pdf-worker.js', import.meta.url)),
       minThreads: 0,
@@ -99,7 +110,7 @@ export class PdfProcessor {
    * reading any page, and over maxWords words of text as soon as they pass it.
    */
   async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal, maxWords = Infinity): Promise<PdfInspection> {
-    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxPages, maxWords }, signal);
+    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxStreamBytes: this.options.maxStreamBytes, maxPages, maxWords }, signal);
     const pages: PdfTextPage[] = [];
     for (const page of packed.pages) {
       // a turn for other requests between pages: unpacking a dense page takes the event loop tens of milliseconds
@@ -111,8 +122,8 @@ export class PdfProcessor {
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */
   async render(file: DecodedFile, pageIndex: number, signal?: AbortSignal): Promise<GreyRaster> {
-    const { renderDpi: dpi, maxPixelsPerPage: maxPixels } = this.options;
-    return this.run<GreyRaster>(file, { kind: 'render', bytes: new Uint8Array(file.bytes), pageIndex, dpi, maxPixels }, signal);
+    const { renderDpi: dpi, maxPixelsPerPage: maxPixels, maxStreamBytes } = this.options;
+    return this.run<GreyRaster>(file, { kind: 'render', bytes: new Uint8Array(file.bytes), maxStreamBytes, pageIndex, dpi, maxPixels }, signal);
   }
 
   /** For metrics: worker threads, how many run a task now, how many tasks wait. */

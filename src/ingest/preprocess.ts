@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
-import type { GreyRaster } from './raster.js';
+import type { GreyRaster } from '../document/raster.js';
 
 /**
  * OCR preprocessing. Each choice was measured with Tesseract (PSM 6,

@@ -11,7 +11,7 @@ import { RulesEngine } from '../../src/engines/rules/index.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import { extractInWindows } from '../../src/engines/llm/windowed.js';
 import { splitIntoWindows } from '../../src/engines/llm/windows.js';
-import { wordAt } from '../../src/ingest/document.js';
+import { wordAt } from '../../src/document/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { buildDocument } from '../helpers/document-builder.js';
 import { engineInput } from '../helpers/extraction.js';

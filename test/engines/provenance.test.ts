@@ -8,7 +8,7 @@ import { crossCheckerFor } from '../../src/engines/cross-check.js';
 import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import type { ValueSource } from '../../src/extract/provenance.js';
-import { wordAt, type Document } from '../../src/ingest/document.js';
+import { wordAt, type Document } from '../../src/document/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { answerFromDocument, prepareRequest, readDocument, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';
@@ -142,7 +142,7 @@ describe('provenance: the words each value was read from', function () {
       try {
         expect(crossCheck).to.be.instanceOf(ThreadedRulesEngine);
         const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number', description: 'Total amount due' } } };
-        const prepared = prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')], options: { evidence: true } }, services.limits);
+        const prepared = await prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')], options: { evidence: true } }, services.limits);
         const { document } = await readDocument(services, prepared, signal());
         const agreement = async (deps: PipelineDeps) => {
           const { evidence } = await answerFromDocument(deps, prepared, document, signal());
@@ -159,7 +159,7 @@ describe('provenance: the words each value was read from', function () {
       const answer = { invoice_number: 'INV-2024-0042', invoice_date: '2024-03-14', total: 76.2, line_items: [{ description: 'Box of nails', amount: 22.5 }], vendor: 'Globex' };
       const engine = scripted(answer);
       const schema = { type: 'object', properties: { ...invoiceSchema.properties, vendor: { type: 'string' } } };
-      const prepared = prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] }, services.limits);
+      const prepared = await prepareRequest({ schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] }, services.limits);
       const { document } = await readDocument(services, prepared, signal());
       const result = await answerFromDocument({ ...services, engine }, prepared, document, signal());
       expect(result.result).to.deep.include({ invoice_number: 'INV-2024-0042', total: 76.2, vendor: null });

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentsKey, ingestFingerprint, IngestCache } from '../../scripts/eval/ingest-cache.js';
-import type { Document } from '../../src/ingest/document.js';
+import type { Document } from '../../src/document/document.js';
 
 const document: Document = {
   files: [{ index: 0, filename: 'a.png', mimeType: 'image/png', pages: [{ index: 0, width: 10, height: 10, source: 'ocr', lines: [] }] }],

@@ -4,8 +4,8 @@ import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
 import { exactness, irregular, schemaAt, valueFeatures, valueKind, type ValueFeatures } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
-import type { Document, Page } from '../../src/ingest/document.js';
-import { undoQuarterTurn } from '../../src/ingest/page-frame.js';
+import type { Document, Page } from '../../src/document/document.js';
+import { undoQuarterTurn } from '../../src/document/page-frame.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
@@ -113,13 +113,38 @@ describe('evidence: what is known about a value', () => {
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
     const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema });
     expect(features).to.deep.equal({
-      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, irregular: false, agreement: 'none',
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, legalForm: false, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
     });
+  });
+
+  it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
+    const document = buildDocument(['WEST END GROCERS LTD', 'Subtotal 10.00', 'Tax 0.80', 'Total 10.80']);
+    const schema = { type: 'object', properties: { store: { type: 'string' }, subtotal: { type: 'string' }, tax: { type: 'string' }, total: { type: 'string' }, items: { type: 'array', items: { type: 'number' } } } };
+    const featuresOf = (value: Record<string, unknown>) => buildEvidence({ answer: { value, provenance: new Map() }, document, schema }).features;
+    const summing = featuresOf({ store: 'WEST END GROCERS LTD', subtotal: '$10.00', tax: '0.80', total: '10.80' });
+    expect(['/subtotal', '/tax', '/total'].map((pointer) => summing.get(pointer)!.answerSum)).to.deep.equal([true, true, true]);
+    expect(summing.get('/store')).to.include({ answerSum: undefined, legalForm: true });
+    // whichever fields hold them: a tax and a total read the wrong way round still sum
+    expect(featuresOf({ subtotal: '10.00', tax: '10.80', total: '0.80' }).get('/total')!.answerSum).to.equal(true);
+    expect(featuresOf({ subtotal: '10.00', tax: '0.08', total: '10.80' }).get('/total')!.answerSum).to.equal(false);
+    // two amounts cannot make a sum; line items are not summed
+    expect(featuresOf({ subtotal: '10.00', total: '10.80' }).get('/total')!.answerSum).to.equal(undefined);
+    expect(featuresOf({ total: '10.80', items: [10, 0.8] }).get('/total')!.answerSum).to.equal(undefined);
+  });
+
+  it('sees a name that ends with a legal form, and no other', () => {
+    const document = buildDocument(['ACME TOOLS SDN BHD', 'Harbour Cafe']);
+    const schema = { type: 'object', properties: { name: { type: 'string' } } };
+    const legal = (value: string, line: number) => valueFeatures('/name', value, { words: [ref(line, 0)] }, 'none', { document, index: new DocumentIndex(document), schema }).legalForm;
+    expect(legal('ACME TOOLS SDN BHD', 0)).to.equal(true);
+    expect(legal('Acme Tools Ltd.', 0)).to.equal(true);
+    expect(legal('Harbour Cafe', 1)).to.equal(false);
+    expect(legal('Co-op Lane Store', 1)).to.equal(false);
   });
 });
 
 describe('evidence: confidence', () => {
-  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, irregular: false, agreement: 'none' };
+  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, legalForm: false, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
 
   it('is a probability that rises with what supports the value and falls with what speaks against it', () => {
     const p = singleReadingConfidence(base);
@@ -127,7 +152,12 @@ describe('evidence: confidence', () => {
     expect(singleReadingConfidence({ ...base, addsUp: true, repeats: 1 })).to.be.above(p);
     expect(singleReadingConfidence({ ...base, ocrMin: 0.4 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, score: 0.6 })).to.be.below(p);
-    expect(singleReadingConfidence({ ...base, irregular: true })).to.be.below(p);
+    expect(singleReadingConfidence({ ...base, answerSum: true })).to.be.above(p);
+    // the dev documents show irregular shapes in dates, not amounts
+    const date = { ...base, kind: 'date' as const };
+    expect(singleReadingConfidence({ ...date, irregular: true })).to.be.below(singleReadingConfidence(date));
+    const name = { ...base, kind: 'name' as const, ocrMin: 0.99 };
+    expect(singleReadingConfidence({ ...name, legalForm: true })).to.be.above(singleReadingConfidence(name));
   });
 
   it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {

@@ -3,7 +3,7 @@
  * PDF would come out of ingest: one word per space-separated token, with
  * boxes from character positions, so runs of spaces become column gaps.
  */
-import type { Document, Line, Page, Word } from '../../src/ingest/document.js';
+import type { Document, Line, Page, Word } from '../../src/document/document.js';
 
 export interface LineSpec {
   /** Words separated by spaces; two or more spaces keep a column gap. */

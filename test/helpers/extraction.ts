@@ -3,7 +3,7 @@ import type { DateOrder } from '../../src/extract/date-order.js';
 import type { Engine, Extraction, ExtractionInput } from '../../src/extract/engine.js';
 import { finalize } from '../../src/extract/finalize.js';
 import { compileCallerSchema, type JsonSchema } from '../../src/extract/schema.js';
-import type { Document } from '../../src/ingest/document.js';
+import type { Document } from '../../src/document/document.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
 
 export function engineInput(document: Document, schema: JsonSchema, overrides: Partial<ExtractionInput> = {}): ExtractionInput {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { flateStream, onePagePdf } from '../../scripts/fuzz/pdf-writer.js';
+import { flateStream, inflatingContent, onePagePdf } from '../../scripts/fuzz/pdf-writer.js';
 import { makeLongLinePdf, makeTextPdf } from '../fixtures/pdfs.js';
 import { slowestHealthzDuring } from '../helpers/healthz.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
@@ -87,5 +87,24 @@ describe('requests built to be slow or to break the code: schemas and documents'
     const response = await postJson(`${server.url}/v1/`, { schema, contents: [content(small, 'application/pdf'), content(tallPage(100_001), 'application/pdf')] });
     expect(response.status).to.equal(400);
     expect(response.body.error).to.equal('contents[1].data: PDF has more words of text by page 1 than the 199980 left of the per-request word limit (MAX_WORDS)');
+  });
+
+  it('refuses a content stream that inflates to 100 MB of one word with a 400 naming the limit, in bounded memory, and reads the next PDF', async () => {
+    // before: pdf.js decoded such a stream whole (300 MB: 3.4 GB RSS, 20 s); a worker's resourceLimits ended the whole process instead
+    const schema = { type: 'object', properties: { total: { type: 'number' } } };
+    const bomb = content(onePagePdf({ content: inflatingContent(100, true) }), 'application/pdf');
+    const rssBefore = process.memoryUsage().rss;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
+    const request = postJson(`${server.url}/v1/`, { schema, contents: [bomb] });
+    const { slowest } = await slowestHealthzDuring(server.url, request).finally(() => clearInterval(sampler));
+    const response = await request;
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.equal('contents[0].data: PDF has a stream (object 5) that decompresses to more than 8 MB, the limit for one stream (MAX_PDF_STREAM_MB)');
+    expect(peakRss - rssBefore, 'RSS growth').to.be.below(300 * 1024 ** 2);
+    expect(slowest, '/healthz').to.be.below(1000);
+    const next = await postJson(`${server.url}/v1/`, { schema, contents: [content(tallPage(3), 'application/pdf')] });
+    expect(next.status).to.equal(200);
+    expect(next.body).to.deep.equal({ total: 1 });
   });
 });

@@ -134,7 +134,7 @@ describe('real model (DOCSHAPE_TEST_MODEL)', function () {
   async function documentText(key: string, schema: object, bytes: Buffer, mimeType: string): Promise<string> {
     let text = texts.get(key);
     if (text === undefined) {
-      const prepared = prepareRequest({ schema, contents: [content(bytes, mimeType)] }, base.limits);
+      const prepared = await prepareRequest({ schema, contents: [content(bytes, mimeType)] }, base.limits);
       const { document } = await readDocument(base, prepared, AbortSignal.timeout(120_000));
       text = renderLayoutText(document).text;
       texts.set(key, text);

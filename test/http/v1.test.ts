@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
-import type { OcrEngine } from '../../src/ingest/ocr/index.js';
+import type { OcrEngine } from '../../src/ingest/ocr-choice.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, makeTextPdf, truncate } from '../fixtures/pdfs.js';

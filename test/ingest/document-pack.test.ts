@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Document } from '../../src/ingest/document.js';
+import type { Document } from '../../src/document/document.js';
 import { packDocument, unpackDocument } from '../../src/ingest/document-pack.js';
 
 describe('packDocument', () => {

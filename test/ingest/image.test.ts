@@ -7,7 +7,7 @@ import { loadImagePages } from '../../src/ingest/image.js';
 import { TesseractPool } from '../../src/ingest/ocr/tesseract/pool.js';
 import { chooseThresholding } from '../../src/ingest/ocr/tesseract/thresholding.js';
 import { chooseScale, dpiFor, prepareForOcr } from '../../src/ingest/preprocess.js';
-import type { GreyRaster } from '../../src/ingest/raster.js';
+import type { GreyRaster } from '../../src/document/raster.js';
 import {
   drawTextLines,
   makeAnimatedGif,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Document, Word } from '../../src/ingest/document.js';
+import type { Document, Word } from '../../src/document/document.js';
 import { joinLayouts, renderLayoutText, sliceLayout, wordsInSpan } from '../../src/ingest/layout.js';
 import { groupWordsIntoLines } from '../../src/ingest/lines.js';
 

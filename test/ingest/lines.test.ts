@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { BBox, Line, Word } from '../../src/ingest/document.js';
+import type { BBox, Line, Word } from '../../src/document/document.js';
 import { groupWordsIntoLines } from '../../src/ingest/lines.js';
 import { median } from '../../src/util/median.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Word } from '../../src/ingest/document.js';
+import type { Word } from '../../src/document/document.js';
 import { PdfProcessor } from '../../src/ingest/pdf.js';
 import { makeRunsPdf, RUN_FONTS, type PlacedTestWord } from '../fixtures/pdfs.js';
 

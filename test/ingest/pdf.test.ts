@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { HELVETICA, rawPdf, stream, textContent } from '../../scripts/fuzz/pdf-writer.js';
 import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
-import type { BBox, Word } from '../../src/ingest/document.js';
+import type { BBox, Word } from '../../src/document/document.js';
 import { PdfProcessor, type PdfInspection } from '../../src/ingest/pdf.js';
-import type { GreyRaster } from '../../src/ingest/raster.js';
+import type { GreyRaster } from '../../src/document/raster.js';
 import {
   A4,
   INVOICE_COLUMNS,

@@ -6,7 +6,7 @@
  * model and for finding its values again). Sizes are counted with the
  * model's tokenizer when the backend has one, else estimated (high).
  */
-import type { Document, DocumentFile, Page } from '../../ingest/document.js';
+import type { Document, DocumentFile, Page } from '../../document/document.js';
 import { joinLayouts, pageMarker, renderPageText, sliceLayout, trimEnd, type LayoutText } from '../../ingest/layout.js';
 import { estimateTokens } from './prompt.js';
 

@@ -13,6 +13,7 @@ import { addressEvidence, collectAddress } from './receipts/address.js';
 import type { FieldHints } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
+import { isCurrencyCode } from './core/currencies.js';
 import { amountDigits, findValues, type Found } from './core/parsers.js';
 import { readingOn, readingSpelled, type Reading } from './core/reading.js';
 import { statedInProse } from './prose/prose-fields.js';
@@ -107,9 +108,16 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
       return found.value;
     case 'enum':
       return view.enumValues ? matchEnum(found.value, view.enumValues) ?? findEnumValue(String(found.value), view.enumValues) ?? null : found.value;
+    case 'currency':
+      // a schema that asks for the code gets one or nothing: "$" names several currencies
+      return wantsCurrencyCode(hints) && !isCurrencyCode(found.value) ? null : found.value;
     default:
       return found.text;
   }
+}
+
+function wantsCurrencyCode(hints: FieldHints): boolean {
+  return /\b(?:code|iso|4217)\b/i.test(`${hints.nameWords.join(' ')} ${hints.description}`) || /\b[A-Z]{3}\b(?:,|\s+or\b)/.test(hints.description);
 }
 
 function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
@@ -140,6 +148,8 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
+    case 'currency':
+      return documentCurrency(lines, view, hints);
     default:
       return null;
   }
@@ -181,4 +191,20 @@ function findEnumInLines(lines: readonly RuleLine[], allowed: readonly unknown[]
     if (mention !== undefined && !seen.has(mention.value)) seen.set(mention.value, { value: mention.value, words: wordsInRange(line, mention.start, mention.end) });
   }
   return seen.size === 1 ? [...seen.values()][0]! : null;
+}
+
+/** Unlabelled, the currency the document names: the only one it names, or the one it names most, by far (amounts print it again and again). */
+function documentCurrency(lines: readonly RuleLine[], view: SchemaView, hints: FieldHints): Reading | null {
+  const mentions = new Map<unknown, Array<{ line: RuleLine; found: Found }>>();
+  for (const line of lines) {
+    for (const found of findValues('currency', line.text, true)) {
+      const value = present(found, 'currency', view, hints);
+      if (value === null) continue;
+      mentions.set(value, [...(mentions.get(value) ?? []), { line, found }]);
+    }
+  }
+  const ranked = [...mentions].sort(([, a], [, b]) => b.length - a.length);
+  const [first, second] = ranked;
+  if (!first || (second && first[1].length < 2 * second[1].length)) return null;
+  return readingOn(first[0], first[1][0]!);
 }

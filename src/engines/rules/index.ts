@@ -34,7 +34,7 @@ import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../ex
 import { isDayFirst } from '../../extract/date-order.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
-import type { Document } from '../../ingest/document.js';
+import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
 import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';

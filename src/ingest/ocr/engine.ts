@@ -5,8 +5,8 @@
  * Both engines (paddle/, tesseract/) implement it; ingest and the HTTP
  * layer see only this.
  */
-import type { Affine, Word } from '../document.js';
-import type { GreyRaster } from '../raster.js';
+import type { Affine, Word } from '../../document/document.js';
+import type { GreyRaster } from '../../document/raster.js';
 
 export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
 export type OcrEngineName = (typeof OCR_ENGINE_NAMES)[number];

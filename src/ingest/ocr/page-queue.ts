@@ -5,7 +5,7 @@
  * decides how a page runs on its workers and what an abort does to a page
  * already running.
  */
-import type { GreyRaster } from '../raster.js';
+import type { GreyRaster } from '../../document/raster.js';
 import { rasterProblem, type OcrEngineName, type OcrResult, type OcrStatus } from './engine.js';
 
 export interface PageJob {

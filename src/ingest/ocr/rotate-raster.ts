@@ -1,4 +1,4 @@
-import type { GreyRaster } from '../raster.js';
+import type { GreyRaster } from '../../document/raster.js';
 
 /** The raster turned clockwise by 90 or 270 degrees (a plain index transform). */
 export function rotateRaster(raster: GreyRaster, degrees: 90 | 270): GreyRaster {

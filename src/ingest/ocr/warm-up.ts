@@ -3,7 +3,7 @@
  * initialises the LSTM, and a blank image would not exercise it. Drawn from a
  * tiny built-in glyph table so no font or file is needed.
  */
-import type { GreyRaster } from '../raster.js';
+import type { GreyRaster } from '../../document/raster.js';
 
 /** 5x7 bitmaps of the glyphs in WARM_UP_TEXT. */
 const WARM_UP_GLYPHS: Record<string, string> = {

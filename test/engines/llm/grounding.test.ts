@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { checkGrounding, DocumentText } from '../../../src/engines/llm/grounding.js';
-import { wordAt } from '../../../src/ingest/document.js';
+import { wordAt } from '../../../src/document/document.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 

@@ -12,7 +12,7 @@ import { buildMessages, fenceDocument } from '../../../src/engines/llm/prompt.js
 import { resolveDateOrder } from '../../../src/extract/date-order.js';
 import { finalize } from '../../../src/extract/finalize.js';
 import { compileCallerSchema } from '../../../src/extract/schema.js';
-import { wordAt } from '../../../src/ingest/document.js';
+import { wordAt } from '../../../src/document/document.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { silentLogger } from '../../../src/logger.js';
 import { buildDocument } from '../../helpers/document-builder.js';

@@ -5,7 +5,7 @@ import { toModelSchema } from '../../../src/engines/llm/model-schema.js';
 import { mergeWindowResults } from '../../../src/engines/llm/merge.js';
 import { parseAnswer } from '../../../src/engines/llm/parse-answer.js';
 import { buildMessages, fenceDocument, SYSTEM_PROMPT } from '../../../src/engines/llm/prompt.js';
-import { wordAt, type WordRef } from '../../../src/ingest/document.js';
+import { wordAt, type WordRef } from '../../../src/document/document.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 

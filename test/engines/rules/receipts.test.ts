@@ -3,7 +3,7 @@ import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { phoneShaped } from '../../../src/engines/rules/receipts/phones.js';
 import { stripRegistration } from '../../../src/engines/rules/receipts/company.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';
-import type { Document } from '../../../src/ingest/document.js';
+import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';
 
@@ -45,6 +45,24 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(lines, { type: 'string', description: 'Total amount as a plain number.' })).to.equal('14.18');
       // an adjustment that does not give a cash-rounded amount is no rounding
       expect(await totalOf(['Total       14.18', 'Rounding     0.03'])).to.equal('14.18');
+    });
+
+    it('takes the rounded total printed after the rounding line, whatever its label, even when OCR garbled the adjustment', async () => {
+      // the adjustment lost its decimal point: the rounded total below it still fits (within cents, a multiple of 0.05)
+      expect(await totalOf(['Grand Total :            87.08', 'Rounding Adjustment:       002', 'Net Total :              87.10', 'CASH                    100.00'])).to.equal('87.10');
+      // a legible adjustment must give the amount below; a discount and a tax line may come between total and rounding
+      expect(await totalOf(['Total :                  25.44', 'Discount:                 0.00', 'GST 0%:                   0.00', 'Rounding Adj:             0.01', 'Amount To Be Paid :      25.45'])).to.equal('25.45');
+      const plainTotal = { type: 'string', description: 'Total amount as a plain number.' };
+      expect(await totalOf(['Total :                  25.44', 'Rounding Adj:             0.01', 'Amount To Be Paid :      25.40'], plainTotal)).to.equal('25.44');
+      // a total already in multiples of 0.05 needs no rounding: the cash below is not the total
+      expect(await totalOf(['Total :                  25.45', 'Rounding:                 0.00', 'Cash :                   25.50'])).to.equal('25.45');
+    });
+
+    it('reads an amount whose decimal point OCR set apart from its digits, and prefers one printed whole', async () => {
+      expect(await totalOf(['Item Count 3', 'Total After Rounding 100. 60', 'Card No 46 xxxx 1819'])).to.equal('100.60');
+      expect(await totalOf(['TOTAL : $48 .40'], firstTotal)).to.equal('$48.40');
+      // a section number or a count with a full stop is not split cents: "Qty 2. 5 items" has one digit after it
+      expect(await totalOf(['Qty 2. 5 items', 'TOTAL     12.50'])).to.equal('12.50');
     });
 
     it('prefers a payable total to a larger total of part of the items', async () => {
@@ -240,6 +258,15 @@ describe('rules engine on receipts', () => {
     it('takes the trading name when the examples carry no legal form', async () => {
       const result = await extract(buildDocument(header), schemaOf({ store_name: { type: 'string', description: "Name of the store as printed in the header (e.g. 'COSTCO', 'Joe's Diner')." } }));
       expect(result.store_name).to.equal('TESCO');
+    });
+
+    it('joins the line above to a registered name that opens with a legal form, a connector or a closing bracket', async () => {
+      const company = async (lines: string[]) => (await extract(buildDocument(lines), schemaOf({ company: { type: 'string', description: "Name of the business (e.g. 'ACME TRADING SDN BHD')." } }))).company;
+      expect(await company(['NORTHWIND BOOK', 'CO. (M) SDN BHD', '(Co. No. 113825-W)', 'No 8, Jalan 7/118B, Desa Tun Razak', '56000 Kuala Lumpur'])).to.equal('NORTHWIND BOOK CO. (M) SDN BHD');
+      expect(await company(['THE GREEN KETTLE', '& TEA LEAF (M) SDN. BHD.', 'Company No. : 441970-H', 'Lot F36, First Floor'])).to.equal('THE GREEN KETTLE & TEA LEAF (M) SDN. BHD.');
+      expect(await company(['ORCHID HARDWARE ENTERPRISE (TAMAN', 'JAYA) SDN BHD', '822737-X', 'NO. 17-G, JALAN INDAH'])).to.equal('ORCHID HARDWARE ENTERPRISE (TAMAN JAYA) SDN BHD');
+      // a date or a document title above is not the beginning of the name
+      expect(await company(['TAX INVOICE', '& SONS TRADING SDN BHD', 'No 3, Jalan Permas 10/3'])).to.equal('& SONS TRADING SDN BHD');
     });
 
     it('takes the registered name when the examples carry one', async () => {

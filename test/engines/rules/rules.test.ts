@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';
-import type { Document } from '../../../src/ingest/document.js';
+import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { engineInput, extractFinal } from '../../helpers/extraction.js';
 

@@ -3,7 +3,7 @@ import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { ThreadedRulesEngine } from '../../../src/engines/rules/threaded.js';
 import type { ExtractionInput } from '../../../src/extract/engine.js';
 import { finalize } from '../../../src/extract/finalize.js';
-import { wordAt } from '../../../src/ingest/document.js';
+import { wordAt } from '../../../src/document/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { engineInput } from '../../helpers/extraction.js';
 import { longestStall } from '../../helpers/healthz.js';

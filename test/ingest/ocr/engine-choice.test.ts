@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type OcrConfig } from '../../../src/config.js';
-import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr/index.js';
+import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr-choice.js';
 import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
 
 function ocrConfig(env: Record<string, string>): OcrConfig {

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { loadConfig } from '../../../src/config.js';
-import type { Word } from '../../../src/ingest/document.js';
+import type { Word } from '../../../src/document/document.js';
 import { renderPageText } from '../../../src/ingest/layout.js';
 import { groupWordsIntoLines } from '../../../src/ingest/lines.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
@@ -13,7 +13,7 @@ import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine, type PaddleEngineOptions } f
 import { bundledModelFiles, modelFilesIn } from '../../../src/ingest/ocr/paddle/model-files.js';
 import { readPage, type PaddleModels, type RunModel } from '../../../src/ingest/ocr/paddle/read-page.js';
 import { loadModels } from '../../../src/ingest/ocr/paddle/sessions.js';
-import type { GreyRaster } from '../../../src/ingest/raster.js';
+import type { GreyRaster } from '../../../src/document/raster.js';
 import { drawTextLines, makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 import { renderTextImage } from '../../fixtures/pdfs.js';
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../../src/config.js';
-import type { Word } from '../../../src/ingest/document.js';
+import type { Word } from '../../../src/document/document.js';
 import { MAX_OCR_SIDE } from '../../../src/ingest/ocr/tesseract/fit-side.js';
 import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
-import type { GreyRaster } from '../../../src/ingest/raster.js';
+import type { GreyRaster } from '../../../src/document/raster.js';
 import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 
 const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };

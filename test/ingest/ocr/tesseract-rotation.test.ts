@@ -7,7 +7,7 @@ import { rotateRaster } from '../../../src/ingest/ocr/rotate-raster.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
 import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { PdfProcessor } from '../../../src/ingest/pdf.js';
-import type { GreyRaster } from '../../../src/ingest/raster.js';
+import type { GreyRaster } from '../../../src/document/raster.js';
 import { makeTextRaster, RECEIPT_LINES } from '../../fixtures/images.js';
 
 const LINES = [...RECEIPT_LINES, 'Thank you for your visit', ['Card', '6.25'] as [string, string]];

@@ -2,7 +2,7 @@
  * Label anchors: places in the document where a label for a field is
  * printed, and the value printed to the right of it or just below it.
  */
-import type { WordRef } from '../../../ingest/document.js';
+import type { WordRef } from '../../../document/document.js';
 import { matchPhraseAll, tokenRange, wordSimilarity, type Token } from './fuzzy.js';
 import type { FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';

@@ -8,7 +8,7 @@ import type { FieldHints } from './labels.js';
 
 export type ValueKind =
   | 'date' | 'time' | 'datetime' | 'amount' | 'number' | 'integer' | 'percentage' | 'boolean'
-  | 'email' | 'phone' | 'url' | 'enum' | 'identifier' | 'business-name' | 'address' | 'text';
+  | 'email' | 'phone' | 'url' | 'enum' | 'identifier' | 'business-name' | 'address' | 'currency' | 'text';
 
 const MONEY_CONCEPTS = ['total', 'subtotal', 'tax', 'discount', 'amount', 'unitPrice'] as const;
 
@@ -30,6 +30,8 @@ export function kindFor(view: SchemaView, hints: FieldHints): ValueKind {
     case 'email': case 'idn-email': return 'email';
     case 'uri': case 'url': case 'iri': return 'url';
   }
+  // "currency": the code or sign of the amounts; "total_with_currency" is still an amount
+  if (has('currency') && !money) return 'currency';
   if (has('email')) return 'email';
   if (has('phone')) return 'phone';
   if (has('url')) return 'url';

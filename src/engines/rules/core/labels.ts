@@ -8,7 +8,7 @@ import { normaliseWord, tokenize } from './fuzzy.js';
 
 export type Concept =
   | 'total' | 'subtotal' | 'tax' | 'discount' | 'date' | 'time' | 'identifier' | 'business' | 'customer'
-  | 'address' | 'phone' | 'email' | 'url' | 'quantity' | 'description' | 'unitPrice' | 'amount' | 'percentage' | 'name';
+  | 'address' | 'phone' | 'email' | 'url' | 'quantity' | 'description' | 'unitPrice' | 'amount' | 'percentage' | 'name' | 'currency';
 
 interface ConceptEntry {
   /** Words of a property name or description that bring in the concept. */
@@ -62,10 +62,14 @@ const CONCEPTS: Record<Concept, ConceptEntry> = {
   },
   percentage: { triggers: ['percent', 'percentage', 'pct', 'rate'], labels: [] },
   name: { triggers: ['name'], labels: ['name'] },
+  currency: {
+    triggers: ['currency', 'curr', 'ccy'],
+    labels: ['currency', 'amounts in', 'prices in', 'all amounts in', 'all prices in', 'wahrung', 'devise', 'moneda', 'valuta', 'divisa'],
+  },
 };
 
 /** Concepts of a value of its own (unlike business/customer, which say whose value it is). */
-const VALUE_CONCEPTS = new Set<Concept>(['total', 'subtotal', 'tax', 'discount', 'date', 'time', 'address', 'phone', 'email', 'url']);
+const VALUE_CONCEPTS = new Set<Concept>(['total', 'subtotal', 'tax', 'discount', 'date', 'time', 'address', 'phone', 'email', 'url', 'currency']);
 
 export interface LabelHint {
   words: string[];

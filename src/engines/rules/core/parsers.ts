@@ -5,6 +5,7 @@
  */
 import { parseBoolean, parseNumber } from '../../../extract/coerce.js';
 import { findDates, findTimes } from '../../../extract/dates.js';
+import { currencyCode, isWordlikeCode } from './currencies.js';
 import type { ValueKind } from './kinds.js';
 
 export interface Found {
@@ -24,6 +25,9 @@ const NUMBER_TOKEN = new RegExp(
   'gu',
 );
 
+/** Score of an amount whose decimal point OCR set apart: between a clean amount with cents (1) and a bare integer (0.7). */
+const SPLIT_DECIMAL_SCORE = 0.9;
+
 export function findNumbers(text: string): Found[] {
   const blocked = [...findDates(text), ...findTimes(text)].map((m) => [m.index, m.index + m.text.length] as const);
   const found: Found[] = [];
@@ -39,7 +43,29 @@ export function findNumbers(text: string): Found[] {
     const hasCents = /[.,]\d{1,2}$/.test(match[2]!);
     found.push({ value, text: printed.trim(), start, end, score: hasCents ? 1 : 0.7 });
   }
-  return found;
+  return withSplitDecimals(text, found, blocked);
+}
+
+/** "100. 60", "$48 .40": an amount whose decimal point OCR set apart from one side, a blank the print does not have. */
+const SPLIT_DECIMAL = new RegExp(String.raw`(?<![\p{L}\p{N}.,:/\-])((?:${CURRENCY}\s?)?)(\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\s|\s\.)(\d{2})(?![\p{N}.,:/%]|\s?%|\s?\p{L})`, 'gu');
+
+/**
+ * Split decimals read as one amount with cents, in place of the bare
+ * integer and the two digits found apart. A little less typical than an
+ * amount printed whole: a clean one on the same line wins.
+ */
+function withSplitDecimals(text: string, found: Found[], blocked: ReadonlyArray<readonly [number, number]>): Found[] {
+  const merged: Found[] = [];
+  for (const match of text.matchAll(SPLIT_DECIMAL)) {
+    const start = match.index ?? 0;
+    const end = start + match[0].length;
+    if (blocked.some(([from, to]) => start < to && from < end) || /^0\d/.test(match[2]!)) continue;
+    const value = Number(`${match[2]!.replace(/,/g, '')}.${match[3]!}`);
+    merged.push({ value, text: `${match[1]!}${match[2]!}.${match[3]!}`, start, end, score: SPLIT_DECIMAL_SCORE });
+  }
+  if (merged.length === 0) return found;
+  const apart = found.filter((f) => !merged.some((m) => f.start < m.end && m.start < f.end));
+  return [...apart, ...merged].sort((a, b) => a.start - b.start);
 }
 
 /** The digits of an amount as printed, without currency or sign decoration: "RM 1,234.50" -> "1,234.50". */
@@ -109,6 +135,26 @@ export function findBooleans(text: string): Found[] {
   return found;
 }
 
+// "US$" before "$"; a code or an abbreviation stands alone ("EURO" and "RMB" are not "EUR" and "RM")
+const CURRENCY_MENTION = /(?:US|NZ|HK|[CASR])\$|[$€£¥₹₩₽₺฿₫₱₴₦₪]|(?<![\p{L}\p{N}])(?:[A-Z]{3}|RM|zł|Kč)(?!\p{L})/gu;
+
+/** Every currency the text names: value is the ISO code where the mention names one currency, else the sign as printed ("$"). */
+export function findCurrencies(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(CURRENCY_MENTION)) {
+    const printed = match[0];
+    const code = currencyCode(printed);
+    // three capitals that are no ISO code are a word ("THE", "TAX"), not a currency
+    if (code === undefined && /^[A-Z]{3}$/.test(printed)) continue;
+    const start = match.index ?? 0;
+    const end = start + printed.length;
+    const besideAmount = /\d\s?$/.test(text.slice(Math.max(0, start - 2), start)) || /^\s?\d/.test(text.slice(end, end + 2));
+    if (isWordlikeCode(printed) && !besideAmount) continue;
+    found.push({ value: code ?? printed, text: printed, start, end, score: code ? 1 : 0.6 });
+  }
+  return found;
+}
+
 /** Typed values of a kind in a piece of text, left to right. */
 export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Found[] {
   switch (kind) {
@@ -135,6 +181,8 @@ export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Fo
       return findBooleans(text);
     case 'identifier':
       return findIdentifiers(text);
+    case 'currency':
+      return findCurrencies(text);
     default:
       return [];
   }

@@ -6,7 +6,7 @@
  * find its words again on those lines with wordsSpelling().
  */
 import type { Competition } from '../../../extract/provenance.js';
-import type { WordRef } from '../../../ingest/document.js';
+import type { WordRef } from '../../../document/document.js';
 import { foldText } from '../../../util/fold-text.js';
 import { wordsInRange, type RuleLine } from './lines.js';
 import type { Found } from './parsers.js';

@@ -5,7 +5,7 @@
  */
 import { parseInteger, parseNumber } from '../../../extract/coerce.js';
 import type { Provenance } from '../../../extract/provenance.js';
-import type { WordRef } from '../../../ingest/document.js';
+import type { WordRef } from '../../../document/document.js';
 import { childPointer } from '../../../util/json-pointer.js';
 import { viewSchema, type SchemaView } from '../../../extract/schema-view.js';
 import type { JsonSchema } from '../../../extract/schema.js';

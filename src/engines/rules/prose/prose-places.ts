@@ -5,7 +5,7 @@
  */
 import type { Cue } from './cues.js';
 import { isRoleOnly, nameRuns, type NameRun } from './names.js';
-import type { WordRef } from '../../../ingest/document.js';
+import type { WordRef } from '../../../document/document.js';
 import { cueHits, sentenceWords, type ProseCandidate, type Sentence } from './prose.js';
 
 const PLACE_PREFIX = /^(?:the\s+)?(?:state|commonwealth|province|republic|kingdom|territory|country|canton|emirate|principality|federation)\s+of\s+(?:the\s+)?/i;

@@ -6,7 +6,7 @@
  * Term.") and other short lines become sentences of their own, which keeps
  * a heading's words from running into the clause below it.
  */
-import type { WordRef } from '../../../ingest/document.js';
+import type { WordRef } from '../../../document/document.js';
 import { firstIndexWhere } from '../../../util/sorted-search.js';
 import type { Cue } from './cues.js';
 import { tokenize, tokenRange, type Token } from '../core/fuzzy.js';

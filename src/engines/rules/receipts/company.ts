@@ -30,3 +30,13 @@ export function examplesHaveLegalForm(description: string): boolean | undefined 
 
 /** Legal forms only (not trade words such as "Store" or "Restaurant"). */
 const LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|co)\b\.?/i;
+
+/** A legal form or a connector no name opens with, after any bracketed words ("(M) SDN BHD", "(SEMENYIH) SDN BHD"). */
+const OPENS_CUT = /^(?:\([^()]*\)\s*)*(?:[&+,;/\-–]|(?:and|of|co|sdn|bhd|ltd|limited|inc|llc|llp|plc|pty|corp|gmbh)\b)/i;
+
+/** A name cut from the line above: it opens with a legal form or connector, or closes a bracket it did not open ("ALAM) SDN BHD"). */
+export function opensCut(text: string): boolean {
+  const trimmed = text.trim();
+  const closesFirst = (trimmed.match(/\)/g) ?? []).length > (trimmed.match(/\(/g) ?? []).length;
+  return OPENS_CUT.test(trimmed) || closesFirst;
+}

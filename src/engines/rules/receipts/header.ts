@@ -9,7 +9,7 @@ import { findDates, findTimes } from '../../../extract/dates.js';
 import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import { median } from '../../../util/median.js';
 import { addressEvidence, collectAddress, PRICE } from './address.js';
-import { COMPANY_SUFFIX, examplesHaveLegalForm, stripRegistration } from './company.js';
+import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from '../core/lines.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
 
@@ -47,6 +47,11 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   const next = top[best.at + 1];
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
   if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
+  // a name opening with a legal form or connector ("CO. (M) SDN BHD", "& TEA LEAF") began on the line above
+  for (let above = best.at - 1; above >= Math.max(0, best.at - MAX_LINES_ABOVE) && opensCut(picked.map(nameText).join(' ')); above--) {
+    if (!opensName(top[above]!, picked[0]!, negatives)) break;
+    picked.unshift(top[above]!);
+  }
   const text = picked.map(nameText).join(' ').replace(/\s+/g, ' ').trim();
   return text ? { text, lines: picked, competition } : undefined;
 }
@@ -128,6 +133,19 @@ function continuesName(name: RuleLine, next: RuleLine, negatives: readonly strin
   if (next.tokens.some((t) => negatives.includes(t.norm))) return false;
   const ratio = lineHeight(next) / Math.max(lineHeight(name), 0.01);
   return ratio > 0.7 && ratio < 1.4 && next.tokens.length <= 6;
+}
+
+/** Lines above a cut name that may hold its beginning. */
+const MAX_LINES_ABOVE = 2;
+
+/** Whether the line above a cut name can be its beginning: words of a name in a similar print, not a title, contact, date or address. */
+function opensName(above: RuleLine, name: RuleLine, negatives: readonly string[]): boolean {
+  const text = nameText(above);
+  if (!/\p{L}{2}/u.test(text) || isContactOrDate(text) || addressEvidence(above) >= 1 || PRICE.test(above.text)) return false;
+  const words = above.tokens.map((t) => t.norm);
+  if (words.some((w) => negatives.includes(w)) || words.filter((w) => TITLE_WORDS.has(w)).length / words.length >= 0.5) return false;
+  const ratio = lineHeight(above) / Math.max(lineHeight(name), 0.01);
+  return ratio > 0.6 && ratio < 2 && above.tokens.length <= 6;
 }
 
 function isContactOrDate(text: string): boolean {

@@ -20,7 +20,7 @@ import type { FieldHints } from '../core/labels.js';
 import { tokenRange } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
-import { applyRoundingAdjustment, asksAfterRounding } from './rounding.js';
+import { applyRoundingAdjustment, asksAfterRounding, roundedTotalBelow } from './rounding.js';
 import { maxOf } from '../../../util/extremes.js';
 
 /** Labels this close to the best are equally good ("Total" and "Total:"). */
@@ -50,6 +50,11 @@ export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonl
   const chosen = usable
     .filter((r) => r.rank === top)
     .sort((a, b) => b.value - a.value || a.candidate.line.index - b.candidate.line.index)[0]!.candidate;
+  if (top < 2) {
+    const sameAt = ranked.filter((r) => r.value === Number(chosen.found.value)).map((r) => r.candidate.line);
+    const printed = roundedTotalBelow(chosen, lines, sameAt);
+    if (printed) return printed;
+  }
   if (top < 2 && asksAfterRounding(hints.description)) {
     const rounded = applyRoundingAdjustment(chosen, lines);
     if (rounded) return rounded;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
 import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
 import { assertModelFilesPresent, ModelFileError, type PaddleModelFiles } from './model-files.js';

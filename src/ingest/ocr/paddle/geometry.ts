@@ -6,7 +6,7 @@
  * corner comes first; sampling, word boxes and page orientation all read the
  * same four points.
  */
-import type { BBox } from '../../document.js';
+import type { BBox } from '../../../document/document.js';
 
 export interface Point {
   x: number;

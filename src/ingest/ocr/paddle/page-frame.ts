@@ -5,8 +5,8 @@
  * straightening act on coordinates only; the pixels were already read along
  * each line's own direction.
  */
-import type { Affine, BBox, Word } from '../../document.js';
-import { compose, undoQuarterTurn } from '../../page-frame.js';
+import type { Affine, BBox, Word } from '../../../document/document.js';
+import { compose, undoQuarterTurn } from '../../../document/page-frame.js';
 import type { DecodedWord } from './ctc.js';
 import { boundingBox, pointIn, quadHeight, quadWidth, readingAngle, rotatePoint, type Point, type Quad } from './geometry.js';
 

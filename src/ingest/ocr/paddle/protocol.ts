@@ -1,5 +1,5 @@
 /** Messages between the paddle engine (main thread) and its worker threads. */
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import type { PaddleReading } from './read-page.js';
 
 export type ToWorker = { type: 'read'; id: number; raster: GreyRaster; allowTurn: boolean } | { type: 'close' };

@@ -5,9 +5,9 @@
  * every word on the upright page. Runs inside a worker thread: every loop
  * here is over pixels or model outputs.
  */
-import type { Affine, Word } from '../../document.js';
-import { compose, undoQuarterTurn } from '../../page-frame.js';
-import type { GreyRaster } from '../../raster.js';
+import type { Affine, Word } from '../../../document/document.js';
+import { compose, undoQuarterTurn } from '../../../document/page-frame.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import { decodeColumns, words, type Alphabet, type ColumnClasses, type DecodedWord } from './ctc.js';
 import { detectBoxes } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';

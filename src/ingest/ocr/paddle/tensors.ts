@@ -4,7 +4,7 @@
  * classifier's height. Every input has 3 channels; our rasters are grey, so
  * the three planes differ only by the per-channel normalisation.
  */
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import { pointIn, type Quad } from './geometry.js';
 
 /** ImageNet statistics, which PP-OCR's detectors are trained with (scale 1/255, then (v - mean) / std). */

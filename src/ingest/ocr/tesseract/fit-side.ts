@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 
 /**
  * Tesseract (Leptonica) fails a job whose raster has a side over this many

@@ -7,11 +7,11 @@
 import type Tesseract from 'tesseract.js';
 import type { OcrRotation } from '../../../config.js';
 import { median } from '../../../util/median.js';
-import type { Word } from '../../document.js';
-import { compose, undoQuarterTurn, undoTurnAboutCentre } from '../../page-frame.js';
+import type { Word } from '../../../document/document.js';
+import { compose, undoQuarterTurn, undoTurnAboutCentre } from '../../../document/page-frame.js';
 import type { OcrResult } from '../engine.js';
 import { chooseThresholding, type Thresholding } from './thresholding.js';
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import { rotateRaster } from '../rotate-raster.js';
 
 /**

@@ -4,9 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import type { OcrConfig } from '../../../config.js';
-import type { Affine } from '../../document.js';
-import { compose } from '../../page-frame.js';
-import type { GreyRaster } from '../../raster.js';
+import type { Affine } from '../../../document/document.js';
+import { compose } from '../../../document/page-frame.js';
+import type { GreyRaster } from '../../../document/raster.js';
 import { errorFrom, noopOcrLogger, rasterProblem, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
 import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
 import { WARM_UP_RASTER } from '../warm-up.js';
@@ -18,7 +18,7 @@ const WORKER_START_TIMEOUT_MS = 60_000;
 /** How often a crashed or recycled worker is re-created before its slot is given up. */
 const MAX_START_ATTEMPTS = 3;
 
-/** The OCR settings with the worker count decided (ingest/ocr/index.ts workersFor). */
+/** The OCR settings with the worker count decided (ingest/ocr-choice.ts workersFor). */
 export type TesseractConfig = OcrConfig & { workers: number };
 
 /** The bundled offline English model (@tesseract.js-data/eng, best_int). */

@@ -3,7 +3,7 @@
  * receipts with Tesseract, PSM 6, best_int; see preprocess.ts for the
  * scoring).
  */
-import type { GreyRaster } from '../../raster.js';
+import type { GreyRaster } from '../../../document/raster.js';
 
 export type Thresholding = 'otsu' | 'sauvola';
 

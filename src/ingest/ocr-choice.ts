@@ -1,20 +1,18 @@
 /**
- * OCR: reading scanned pages and photos into words. This folder owns the
- * engine interface (engine.ts), the choice between the two engines
- * (OCR_ENGINE, below), and the engines themselves: paddle/ (PP-OCR det +
- * cls + rec on ONNX Runtime, the default) and tesseract/ (tesseract.js, for
- * languages the PP-OCR recogniser cannot write). Only the chosen engine is
- * started.
+ * The OCR engine choice (OCR_ENGINE): paddle when its recogniser writes every
+ * letter of every OCR_LANGS language, tesseract otherwise, with the reason for
+ * the logs and /readyz. Only the chosen engine is started. It sits above ocr/
+ * (the interface and both engines) so that ocr/ never imports back up.
  */
 import { availableParallelism } from 'node:os';
-import type { OcrConfig } from '../../config.js';
-import { noopOcrLogger, type OcrEngine, type OcrEngineName, type OcrLogger } from './engine.js';
-import { coverageOf } from './languages.js';
-import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine } from './paddle/engine.js';
-import { bundledModelFiles, modelFilesIn, readDictionary, type PaddleModelFiles } from './paddle/model-files.js';
-import { TesseractPool } from './tesseract/pool.js';
+import type { OcrConfig } from '../config.js';
+import { noopOcrLogger, type OcrEngine, type OcrEngineName, type OcrLogger } from './ocr/engine.js';
+import { coverageOf } from './ocr/languages.js';
+import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine } from './ocr/paddle/engine.js';
+import { bundledModelFiles, modelFilesIn, readDictionary, type PaddleModelFiles } from './ocr/paddle/model-files.js';
+import { TesseractPool } from './ocr/tesseract/pool.js';
 
-export type { OcrEngine, OcrEngineName, OcrLogger, OcrResult, OcrStatus } from './engine.js';
+export type { OcrEngine, OcrEngineName, OcrLogger, OcrResult, OcrStatus } from './ocr/engine.js';
 
 export interface OcrChoice {
   name: OcrEngineName;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Affine } from '../../src/ingest/document.js';
-import { compose, IDENTITY, isIdentity, transformBox, undoQuarterTurn, undoTurnAboutCentre } from '../../src/ingest/page-frame.js';
+import type { Affine } from '../../src/document/document.js';
+import { compose, IDENTITY, isIdentity, transformBox, undoQuarterTurn, undoTurnAboutCentre } from '../../src/document/page-frame.js';
 import { rotateRaster } from '../../src/ingest/ocr/rotate-raster.js';
-import type { GreyRaster } from '../../src/ingest/raster.js';
+import type { GreyRaster } from '../../src/document/raster.js';
 
 function apply(transform: Affine, x: number, y: number): [number, number] {
   const [a, b, c, d, e, f] = transform;
