@@ -236,7 +236,9 @@ describe('paddle OCR work per page', function () {
   /** Model input pixels of one reading: the work a page costs, measured without a clock. */
   async function workOf(raster: GreyRaster): Promise<{ pixels: number; detector: number; words: string[] }> {
     let pixels = 0;
-    const counting = (run: RunModel): RunModel => async (input, dims) => {
+    const counting =
+      <Output>(run: (input: Float32Array, dims: number[]) => Promise<Output>) =>
+      async (input: Float32Array, dims: number[]): Promise<Output> => {
       pixels += input.length / 3;
       return run(input, dims);
     };

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { alphabetFor, decodeColumns, words, type Alphabet } from '../../../src/ingest/ocr/paddle/ctc.js';
+import { alphabetFor, columnClasses, decodeColumns, words, type Alphabet } from '../../../src/ingest/ocr/paddle/ctc.js';
 import { detectBoxes } from '../../../src/ingest/ocr/paddle/detect-boxes.js';
 import { convexHull, minAreaRect, quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from '../../../src/ingest/ocr/paddle/geometry.js';
 import { frameToInput, pageFrame, placeWords, pointToPage, turnPoint, type PageFrame } from '../../../src/ingest/ocr/paddle/page-frame.js';
 import { detectorSize, stripWidth } from '../../../src/ingest/ocr/paddle/read-page.js';
+import { detectorInput } from '../../../src/ingest/ocr/paddle/tensors.js';
 
 /** A probability map with 0.9 inside each given rotated rectangle and 0.05 elsewhere. */
 function probabilityMap(width: number, height: number, rects: { cx: number; cy: number; length: number; breadth: number; degrees: number }[]): Float32Array {
@@ -95,7 +96,7 @@ describe('paddle OCR: CTC columns to words', () => {
   });
 
   it('merges repeats, drops blanks, keeps a doubled letter split by a blank', () => {
-    const chars = decodeColumns(output([1, 1, 0, 1, 2, 2, 0]), 0, 7, 6, alphabet);
+    const chars = decodeColumns(columnClasses(output([1, 1, 0, 1, 2, 2, 0]), 1, 7, 6), 0, alphabet);
     expect(chars.map((c) => c.text).join('')).to.equal('AAB');
     expect(chars.map((c) => c.centre)).to.deep.equal([1, 3.5, 5]);
   });
@@ -103,7 +104,7 @@ describe('paddle OCR: CTC columns to words', () => {
   it('splits words at the space class and at wide gaps, with extents from their columns', () => {
     // "AB" at columns 2-5, space at 7, "1.1" at 9-14, then after a gap of 9 columns "B" at 24.
     const columns = [0, 0, 1, 0, 0, 2, 0, 5, 0, 3, 0, 4, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0];
-    const chars = decodeColumns(output(columns), 0, columns.length, 6, alphabet);
+    const chars = decodeColumns(columnClasses(output(columns), 1, columns.length, 6), 0, alphabet);
     const found = words(chars, columns.length);
     expect(found.map((w) => w.text)).to.deep.equal(['AB', '1.1', 'B']);
     for (const word of found) expect(word.confidence).to.be.closeTo(0.9, 1e-6);
@@ -125,14 +126,14 @@ describe('paddle OCR: CTC columns to words', () => {
       data[t * 6] = 0.75;
       data[t * 6 + 5] = 0.2;
     }
-    const text = decodeColumns(data, 0, columns.length, 6, symbols).map((c) => c.text).join('');
+    const text = decodeColumns(columnClasses(data, 1, columns.length, 6), 0, symbols).map((c) => c.text).join('');
     expect(text).to.equal('AA 1-1(');
   });
 
   it('gives each word the mean probability of its characters', () => {
     const data = output([1, 0, 2, 0, 5, 0, 3]);
     data[2 * 6 + 2] = 0.5;
-    const found = words(decodeColumns(data, 0, 7, 6, alphabet), 7);
+    const found = words(decodeColumns(columnClasses(data, 1, 7, 6), 0, alphabet), 7);
     expect(found[0]?.confidence).to.be.closeTo(0.7, 1e-6);
     expect(found[1]?.confidence).to.be.closeTo(0.9, 1e-6);
   });
@@ -217,5 +218,15 @@ describe('paddle OCR: detector input size', () => {
     const quad = (width: number, height: number) => [{ x: 0, y: 0 }, { x: width, y: 0 }, { x: width, y: height }, { x: 0, y: height }] as const;
     expect(stripWidth([...quad(1_000_000, 10)] as Parameters<typeof stripWidth>[0], 48)).to.equal(9600);
     expect(stripWidth([...quad(400, 40)] as Parameters<typeof stripWidth>[0], 48)).to.equal(480);
+  });
+
+  it('gives each detector pixel the mean of the page pixels it covers, 5 x 3 shrunk to 2 x 1 (columns 0-1 and 2-4, all rows)', () => {
+    // Output x covers columns floor(2.5x) to floor(2.5x + 2.5) - 1.
+    const data = Uint8Array.from([10, 20, 30, 40, 250, 30, 40, 50, 60, 250, 50, 60, 70, 80, 250]);
+    const input = detectorInput({ width: 5, height: 3, data, dpi: 72 }, 2, 1);
+    const expected = [Math.round((10 + 20 + 30 + 40 + 50 + 60) / 6), Math.round((30 + 40 + 250 + 50 + 60 + 250 + 70 + 80 + 250) / 9)];
+    // First plane: ImageNet red statistics, scale 1/255.
+    expected.forEach((grey, i) => expect(input.data[i]).to.be.closeTo((grey / 255 - 0.485) / 0.229, 1e-5));
+    expect(input.data.length).to.equal(3 * 2);
   });
 });

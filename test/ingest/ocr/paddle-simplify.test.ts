@@ -4,6 +4,9 @@ import ort from 'onnxruntime-node';
 import { OnnxGraph } from '../../../src/ingest/ocr/paddle/onnx-graph.js';
 import { MessageWriter } from '../../../src/ingest/ocr/paddle/onnx-protobuf.js';
 import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
+import { columnClasses } from '../../../src/ingest/ocr/paddle/ctc.js';
+import { sampleQuad, writeStrip } from '../../../src/ingest/ocr/paddle/tensors.js';
+import { makeTextRaster } from '../../fixtures/images.js';
 import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
 
 /** Deterministic values in [-1.2, 1.2] with some structure, like a normalised text strip. */
@@ -167,4 +170,34 @@ describe('paddle OCR: model rewrites', function () {
       expect(maxDifference(await run(original, dims), await run(simplified.model, dims))).to.be.below(1e-4);
     });
   }
+
+  it('adds per-column outputs to the bundled recogniser that match its full output (class, probability, last class)', async () => {
+    const simplified = simplifyModel(await readFile(bundled.recogniser), { recogniser: true });
+    const names = simplified.bestClass;
+    expect(names, 'per-column outputs added').to.not.equal(undefined);
+    const session = await ort.InferenceSession.create(simplified.model, { intraOpNumThreads: 1 });
+    try {
+      // A printed line, so the columns read letters and blanks, not one class throughout.
+      const raster = makeTextRaster(['Total 76.20'], 320);
+      const quad = [{ x: 0, y: 0 }, { x: raster.width, y: 0 }, { x: raster.width, y: raster.height }, { x: 0, y: raster.height }] as const;
+      const width = Math.round((48 * raster.width) / raster.height);
+      const dims = [1, 3, 48, width];
+      const planes = new Float32Array(3 * 48 * width);
+      writeStrip(planes, 0, sampleQuad(raster, [...quad] as Parameters<typeof sampleQuad>[1], width, 48), width, 48, width);
+      const input = new ort.Tensor('float32', planes, dims);
+      const full = session.outputNames[0] as string;
+      const out = await session.run({ [session.inputNames[0] as string]: input }, [full, names!.best, names!.bestProbability, names!.lastProbability]);
+      const probabilities = out[full] as ort.Tensor;
+      const [items, columns, classes] = probabilities.dims as [number, number, number];
+      const expected = columnClasses(probabilities.data as Float32Array, items, columns, classes);
+      expect(out[names!.best]?.dims).to.deep.equal([items, columns]);
+      expect(Array.from(out[names!.best]?.data as Int32Array)).to.deep.equal(Array.from(expected.best));
+      expect(new Set(expected.best).size, 'the sample input reads more than one class').to.be.greaterThan(1);
+      expect(maxDifference(out[names!.bestProbability]?.data as Float32Array, expected.bestProbability)).to.be.below(1e-6);
+      expect(maxDifference(out[names!.lastProbability]?.data as Float32Array, expected.lastProbability)).to.be.below(1e-6);
+    } finally {
+      await session.release();
+    }
+  });
+
 });

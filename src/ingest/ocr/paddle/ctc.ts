@@ -63,59 +63,90 @@ function splitsNumber(beforeLast: DecodedChar | undefined, last: DecodedChar, ne
 export const SOFT_SPACE_PROBABILITY = 0.05;
 
 /**
+ * What greedy decoding reads of each output column: the most likely class,
+ * its probability, and the probability of the last class (the space, when
+ * the model writes one). Arrays of items x columns. The recogniser computes
+ * them itself (best-class-outputs.ts); columnClasses derives them from a
+ * full output when it cannot.
+ */
+export interface ColumnClasses {
+  items: number;
+  columns: number;
+  best: Int32Array;
+  bestProbability: Float32Array;
+  lastProbability: Float32Array;
+}
+
+/** ColumnClasses of a full recogniser output (items x columns x classes probabilities). */
+export function columnClasses(output: Float32Array, items: number, columns: number, classes: number): ColumnClasses {
+  const count = items * columns;
+  const best = new Int32Array(count);
+  const bestProbability = new Float32Array(count);
+  const lastProbability = new Float32Array(count);
+  for (let column = 0; column < count; column++) {
+    const offset = column * classes;
+    let top = 0;
+    let topProbability = output[offset] as number;
+    for (let c = 1; c < classes; c++) {
+      const p = output[offset + c] as number;
+      if (p > topProbability) {
+        topProbability = p;
+        top = c;
+      }
+    }
+    best[column] = top;
+    bestProbability[column] = topProbability;
+    lastProbability[column] = output[offset + classes - 1] as number;
+  }
+  return { items, columns, best, bestProbability, lastProbability };
+}
+
+/**
  * Greedy CTC decoding of one batch item: the most likely class per column,
  * repeats merged, blanks dropped, a space added where the gap between two
  * characters leans to the space class (SOFT_SPACE_PROBABILITY). Returns the
  * characters, spaces included, with the centre of the run of columns that
  * produced them.
  */
-export function decodeColumns(output: Float32Array, item: number, columns: number, classes: number, alphabet: Alphabet): DecodedChar[] {
+export function decodeColumns(output: ColumnClasses, item: number, alphabet: Alphabet): DecodedChar[] {
   const chars: DecodedChar[] = [];
+  const { columns, best, bestProbability, lastProbability } = output;
+  const hasSpace = alphabet.space >= 0;
   let previous = 0;
   let runStart = 0;
   let runBest = 0;
   /** Largest space probability in the blank columns since the last character, and where. */
   let gapSpace = 0;
   let gapColumn = 0;
-  const close = (endColumn: number) => {
-    if (previous === 0) return;
-    const text = alphabet.characters[previous] ?? '';
-    const last = chars[chars.length - 1];
-    if (gapSpace >= SOFT_SPACE_PROBABILITY && text !== ' ' && last && last.text !== ' ' && !splitsNumber(chars[chars.length - 2], last, text)) {
-      chars.push({ text: ' ', centre: gapColumn + 0.5, probability: gapSpace });
-    }
-    chars.push({ text, centre: (runStart + endColumn) / 2, probability: runBest });
-    gapSpace = 0;
-  };
-  const base = item * columns * classes;
-  for (let t = 0; t < columns; t++) {
-    const offset = base + t * classes;
-    let best = 0;
-    let bestProbability = output[offset] as number;
-    for (let c = 1; c < classes; c++) {
-      const p = output[offset + c] as number;
-      if (p > bestProbability) {
-        bestProbability = p;
-        best = c;
+  const base = item * columns;
+  // One step past the last column closes the final run.
+  for (let t = 0; t <= columns; t++) {
+    const top = t < columns ? (best[base + t] as number) : -1;
+    const topProbability = t < columns ? (bestProbability[base + t] as number) : 0;
+    if (top !== previous) {
+      if (previous !== 0) {
+        const text = alphabet.characters[previous] ?? '';
+        const last = chars[chars.length - 1];
+        if (gapSpace >= SOFT_SPACE_PROBABILITY && text !== ' ' && last && last.text !== ' ' && !splitsNumber(chars[chars.length - 2], last, text)) {
+          chars.push({ text: ' ', centre: gapColumn + 0.5, probability: gapSpace });
+        }
+        chars.push({ text, centre: (runStart + t) / 2, probability: runBest });
+        gapSpace = 0;
       }
-    }
-    if (best !== previous) {
-      close(t);
-      previous = best;
+      previous = top;
       runStart = t;
-      runBest = bestProbability;
-    } else if (bestProbability > runBest) {
-      runBest = bestProbability;
+      runBest = topProbability;
+    } else if (topProbability > runBest) {
+      runBest = topProbability;
     }
-    if (best === 0 && alphabet.space >= 0) {
-      const space = output[offset + alphabet.space] as number;
+    if (top === 0 && hasSpace) {
+      const space = lastProbability[base + t] as number;
       if (space > gapSpace) {
         gapSpace = space;
         gapColumn = t;
       }
     }
   }
-  close(columns);
   return chars;
 }
 

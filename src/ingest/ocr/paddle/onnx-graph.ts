@@ -8,6 +8,15 @@ import { asString, floats, MessageWriter, readFields, varints, type Field } from
 
 // ModelProto
 const MODEL_GRAPH = 7;
+const MODEL_OPSET_IMPORT = 8;
+// OperatorSetIdProto
+const OPSET_DOMAIN = 1;
+const OPSET_VERSION = 2;
+// ValueInfoProto, TypeProto, TypeProto.Tensor
+const VALUE_INFO_NAME = 1;
+const VALUE_INFO_TYPE = 2;
+const TYPE_TENSOR = 1;
+const TENSOR_TYPE_ELEM_TYPE = 1;
 // GraphProto
 const GRAPH_NODE = 1;
 const GRAPH_INITIALIZER = 5;
@@ -34,6 +43,8 @@ const TENSOR_NAME = 8;
 const TENSOR_RAW_DATA = 9;
 const TENSOR_DATA_LOCATION = 14;
 const DATA_TYPE_FLOAT = 1;
+const DATA_TYPE_INT32 = 6;
+const DATA_TYPE_INT64 = 7;
 const DATA_LOCATION_EXTERNAL = 1;
 
 export interface OnnxNode {
@@ -64,6 +75,8 @@ export class OnnxGraph {
   readonly hasSubgraphs: boolean;
   private readonly modelFields: Field[];
   private readonly graphFields: Field[];
+  /** ValueInfoProto payloads of outputs added by a rewrite. */
+  private readonly addedOutputs: Uint8Array[] = [];
   private readonly floatCache = new Map<string, FloatTensor | undefined>();
   /** Constant nodes by their output, as read (rewrites add none). */
   private readonly constantNodes = new Map<string, OnnxNode>();
@@ -102,11 +115,45 @@ export class OnnxGraph {
 
   /** Adds a float initializer under a name not yet used in the graph, and returns that name. */
   addInitializer(wanted: string, tensor: FloatTensor): string {
-    let name = wanted;
-    for (let i = 1; this.isNameTaken(name); i++) name = `${wanted}_${i}`;
+    const name = this.freshName(wanted);
     this.initializers.set(name, encodeFloatTensor(name, tensor));
     this.floatCache.set(name, tensor);
     return name;
+  }
+
+  /** The version of the standard operator set the model imports (0 when it names none). */
+  opsetVersion(): number {
+    for (const field of this.modelFields) {
+      if (field.number !== MODEL_OPSET_IMPORT) continue;
+      const opset = readFields(field.value as Uint8Array);
+      const domain = opset.find((f) => f.number === OPSET_DOMAIN);
+      if (!domain || asString(domain) === '' || asString(domain) === 'ai.onnx') return Number(varints(opset, OPSET_VERSION)[0] ?? 0);
+    }
+    return 0;
+  }
+
+  /** A name for a new value or initializer, `wanted` unless the graph already uses it. */
+  freshName(wanted: string): string {
+    let name = wanted;
+    for (let i = 1; this.isNameTaken(name); i++) name = `${wanted}_${i}`;
+    return name;
+  }
+
+  /** Adds a rank-0 int64 initializer under a fresh name, and returns that name. */
+  addInt64Scalar(wanted: string, value: number): string {
+    const name = this.freshName(wanted);
+    const raw = new Uint8Array(8);
+    new DataView(raw.buffer).setBigInt64(0, BigInt(value), true);
+    this.initializers.set(name, new MessageWriter().varint(TENSOR_DATA_TYPE, DATA_TYPE_INT64).string(TENSOR_NAME, name).bytes(TENSOR_RAW_DATA, raw).finish());
+    return name;
+  }
+
+  /** Makes `name` (a node's output) an output of the graph, a tensor of float or int32 elements. */
+  addOutput(name: string, type: 'float32' | 'int32'): void {
+    const tensorType = new MessageWriter().varint(TENSOR_TYPE_ELEM_TYPE, type === 'float32' ? DATA_TYPE_FLOAT : DATA_TYPE_INT32).finish();
+    const typeProto = new MessageWriter().bytes(TYPE_TENSOR, tensorType).finish();
+    this.addedOutputs.push(new MessageWriter().string(VALUE_INFO_NAME, name).bytes(VALUE_INFO_TYPE, typeProto).finish());
+    this.outputs.add(name);
   }
 
   /** Drops Constant nodes and initializers that nothing reads any more (graph inputs stay). */
@@ -128,6 +175,7 @@ export class OnnxGraph {
     for (const field of this.graphFields) if (field.number !== GRAPH_NODE && field.number !== GRAPH_INITIALIZER) graph.raw(field.raw);
     for (const node of this.nodes) graph.bytes(GRAPH_NODE, writeNode(node));
     for (const tensor of this.initializers.values()) graph.bytes(GRAPH_INITIALIZER, tensor);
+    for (const output of this.addedOutputs) graph.bytes(GRAPH_OUTPUT, output);
     const model = new MessageWriter();
     for (const field of this.modelFields) {
       if (field.number === MODEL_GRAPH) model.bytes(MODEL_GRAPH, graph.finish());
@@ -226,6 +274,24 @@ export function floatAttribute(name: string, value: number): Uint8Array {
   const ATTRIBUTE_TYPE = 20;
   const TYPE_FLOAT = 1;
   return new MessageWriter().string(ATTRIBUTE_NAME, name).float(ATTRIBUTE_FLOAT, value).varint(ATTRIBUTE_TYPE, TYPE_FLOAT).finish();
+}
+
+/** An AttributeProto of type INT. */
+export function intAttribute(name: string, value: number): Uint8Array {
+  const ATTRIBUTE_INT = 3;
+  const ATTRIBUTE_TYPE = 20;
+  const TYPE_INT = 2;
+  return new MessageWriter().string(ATTRIBUTE_NAME, name).varint(ATTRIBUTE_INT, value).varint(ATTRIBUTE_TYPE, TYPE_INT).finish();
+}
+
+/** An AttributeProto of type INTS (non-negative values). */
+export function intsAttribute(name: string, values: number[]): Uint8Array {
+  const ATTRIBUTE_INTS = 8;
+  const ATTRIBUTE_TYPE = 20;
+  const TYPE_INTS = 7;
+  const writer = new MessageWriter().string(ATTRIBUTE_NAME, name);
+  for (const value of values) writer.varint(ATTRIBUTE_INTS, value);
+  return writer.varint(ATTRIBUTE_TYPE, TYPE_INTS).finish();
 }
 
 /** A float attribute of the node (min and max of an opset-9 Clip, ...), or undefined. */

@@ -8,7 +8,7 @@
 import type { Affine, Word } from '../../../document/document.js';
 import { compose, undoQuarterTurn } from '../../../document/page-frame.js';
 import type { GreyRaster } from '../../../document/raster.js';
-import { decodeColumns, words, type Alphabet, type DecodedWord } from './ctc.js';
+import { decodeColumns, words, type Alphabet, type ColumnClasses, type DecodedWord } from './ctc.js';
 import { detectBoxes } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';
 import { rotateRaster } from '../rotate-raster.js';
@@ -17,10 +17,12 @@ import { detectorInput, sampleQuad, writeStrip } from './tensors.js';
 
 /** A model call: input planes and dims in, output values and dims out (an ONNX session in the worker, anything in tests). */
 export type RunModel = (input: Float32Array, dims: number[]) => Promise<{ data: Float32Array; dims: readonly number[] }>;
+/** A recogniser call: a batch of strips in, what greedy CTC decoding reads of each output column out. */
+export type RunRecogniser = (input: Float32Array, dims: number[]) => Promise<ColumnClasses>;
 
 export interface PaddleModels {
   detect: RunModel;
-  recognise: RunModel;
+  recognise: RunRecogniser;
   classify: RunModel | undefined;
   alphabet: Alphabet;
   /** Input height of the recogniser (48 for PP-OCRv3/v4/v5). */
@@ -200,10 +202,9 @@ async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Q
     });
     const output = await models.recognise(tensor, [batch.length, 3, height, batchWidth]);
     options.checkpoint();
-    const columns = output.dims[1] as number;
-    const classes = output.dims[2] as number;
+    const columns = output.columns;
     batch.forEach((lineIndex, item) => {
-      const chars = decodeColumns(output.data, item, columns, classes, models.alphabet);
+      const chars = decodeColumns(output, item, models.alphabet);
       const usedColumns = ((widths[lineIndex] as number) * columns) / batchWidth;
       const lineWords = words(chars, usedColumns);
       const letters = chars.filter((c) => c.text.trim() !== '');

@@ -6,10 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import { alphabetFor } from './ctc.js';
+import type { BestClassOutputs } from './best-class-outputs.js';
+import { alphabetFor, columnClasses } from './ctc.js';
 import { ModelFileError, readDictionary, type PaddleModelFiles } from './model-files.js';
 import { simplifyModel } from './simplify-model.js';
-import type { PaddleModels, RunModel } from './read-page.js';
+import type { PaddleModels, RunModel, RunRecogniser } from './read-page.js';
 
 export interface LoadedModels {
   models: PaddleModels;
@@ -18,12 +19,18 @@ export interface LoadedModels {
 
 const DEFAULT_CLASSIFIER_SIZE = { height: 48, width: 192 };
 
+interface ModelBytes {
+  bytes: Uint8Array;
+  /** The per-column outputs added to a recogniser, when they could be. */
+  bestClass?: BestClassOutputs;
+}
+
 /**
  * The model file, with the rewrites of simplify-model.ts (the bundled
  * recogniser then takes ~30% less CPU, the detector ~15%); bytes that are no
  * ONNX model go to ONNX Runtime as they are, whose error names the problem.
  */
-async function modelBytes(role: string, path: string): Promise<Uint8Array> {
+async function modelBytes(role: string, path: string): Promise<ModelBytes> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -31,16 +38,17 @@ async function modelBytes(role: string, path: string): Promise<Uint8Array> {
     throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be read: ${(error as Error).message}`);
   }
   try {
-    return simplifyModel(bytes).model;
+    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' });
+    return { bytes: simplified.model, ...(simplified.bestClass ? { bestClass: simplified.bestClass } : {}) };
   } catch {
-    return bytes;
+    return { bytes };
   }
 }
 
-async function openSession(role: string, path: string, threads: number): Promise<ort.InferenceSession> {
-  const bytes = await modelBytes(role, path);
+async function openSession(role: string, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
+  const { bytes, bestClass } = await modelBytes(role, path);
   try {
-    return await ort.InferenceSession.create(bytes, {
+    const session = await ort.InferenceSession.create(bytes, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
@@ -55,20 +63,46 @@ async function openSession(role: string, path: string, threads: number): Promise
       // Threads that spin between operators took CPU from the other workers and from other processes: 1.7x wall time under load.
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
+    return { session, ...(bestClass ? { bestClass } : {}) };
   } catch (error) {
     throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
   }
 }
 
+/** Runs the session's first output only (a recogniser's added outputs are not computed). */
 function runner(session: ort.InferenceSession): RunModel {
   const inputName = session.inputNames[0] as string;
   const outputName = session.outputNames[0] as string;
   return async (input, dims) => {
     const feeds = { [inputName]: new ort.Tensor('float32', input, dims) };
-    const output = (await session.run(feeds))[outputName] as ort.Tensor;
+    const output = (await session.run(feeds, [outputName]))[outputName] as ort.Tensor;
     const result = { data: output.data as Float32Array, dims: output.dims };
     output.dispose();
     return result;
+  };
+}
+
+/** The recogniser's per-column classes: from the outputs added to its graph, or read out of its full output. */
+function recogniserRunner(session: ort.InferenceSession, outputs: BestClassOutputs | undefined): RunRecogniser {
+  if (!outputs) {
+    const run = runner(session);
+    return async (input, dims) => {
+      const { data, dims: shape } = await run(input, dims);
+      return columnClasses(data, shape[0] as number, shape[1] as number, shape[2] as number);
+    };
+  }
+  const inputName = session.inputNames[0] as string;
+  const names = [outputs.best, outputs.bestProbability, outputs.lastProbability];
+  return async (input, dims) => {
+    const result = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) }, names);
+    const [best, bestProbability, lastProbability] = names.map((name) => result[name] as ort.Tensor) as [ort.Tensor, ort.Tensor, ort.Tensor];
+    return {
+      items: best.dims[0] as number,
+      columns: best.dims[1] as number,
+      best: best.data as Int32Array,
+      bestProbability: bestProbability.data as Float32Array,
+      lastProbability: lastProbability.data as Float32Array,
+    };
   };
 }
 
@@ -92,21 +126,24 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
     await Promise.all(sessions.map((session) => session.release().catch(() => undefined)));
   };
   try {
-    const detector = await openSession('detector', files.detector, threads);
+    const { session: detector } = await openSession('detector', files.detector, threads);
     sessions.push(detector);
-    const recogniser = await openSession('recogniser', files.recogniser, threads);
+    const { session: recogniser, bestClass } = await openSession('recogniser', files.recogniser, threads);
     sessions.push(recogniser);
-    const classifier = files.classifier ? await openSession('classifier', files.classifier, threads) : undefined;
+    const classifier = files.classifier ? (await openSession('classifier', files.classifier, threads)).session : undefined;
     if (classifier) sessions.push(classifier);
 
     const recogniserHeight = fixedInputDim(recogniser, 2) ?? 48;
     const classifierSize = classifier
       ? { height: fixedInputDim(classifier, 2) ?? DEFAULT_CLASSIFIER_SIZE.height, width: fixedInputDim(classifier, 3) ?? DEFAULT_CLASSIFIER_SIZE.width }
       : DEFAULT_CLASSIFIER_SIZE;
-    const recognise = runner(recogniser);
+    const recognise = recogniserRunner(recogniser, bestClass);
     let probe: { data: Float32Array; dims: readonly number[] };
     try {
-      probe = await recognise(new Float32Array(3 * recogniserHeight * 320), [1, 3, recogniserHeight, 320]);
+      probe = await runner(recogniser)(new Float32Array(3 * recogniserHeight * 320), [1, 3, recogniserHeight, 320]);
+      // The per-column outputs (best-class-outputs.ts) run as well, one value per column of the full output.
+      const compact = await recognise(new Float32Array(3 * recogniserHeight * 320), [1, 3, recogniserHeight, 320]);
+      if (compact.best.length !== (probe.dims[0] ?? 0) * (probe.dims[1] ?? 0)) throw new Error(`the recogniser's per-column outputs hold ${compact.best.length} columns, its output ${probe.dims.join('x')}`);
       await runner(detector)(new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
       if (classifier) {
         const { height, width } = classifierSize;

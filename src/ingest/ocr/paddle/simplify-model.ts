@@ -13,6 +13,7 @@
  * Both are exact up to float rounding. A model without these patterns comes
  * out as it went in.
  */
+import { addBestClassOutputs, type BestClassOutputs } from './best-class-outputs.js';
 import { floatAttribute, nodeFloatAttribute, OnnxGraph, type FloatTensor, type OnnxNode } from './onnx-graph.js';
 
 export interface Simplified {
@@ -21,6 +22,8 @@ export interface Simplified {
   foldedIntoConv: number;
   /** Four-operator hard-swishes turned into HardSigmoid and Mul. */
   hardSwishes: number;
+  /** Names of the per-column outputs added to a recogniser (when asked for and its graph allows). */
+  bestClass?: BestClassOutputs;
 }
 
 /** Nodes reading each value. */
@@ -169,16 +172,19 @@ class Rewriter {
 }
 
 /**
- * The model rewritten as described above. Throws on bytes that are no
- * protobuf message; a model with subgraphs is returned unchanged.
+ * The model rewritten as described above, and for a recogniser
+ * (`recogniser: true`) with the outputs of best-class-outputs.ts. Throws on
+ * bytes that are no protobuf message; a model with subgraphs is returned
+ * unchanged.
  */
-export function simplifyModel(bytes: Uint8Array): Simplified {
+export function simplifyModel(bytes: Uint8Array, options: { recogniser?: boolean } = {}): Simplified {
   const graph = new OnnxGraph(bytes);
   if (graph.hasSubgraphs) return { model: bytes, foldedIntoConv: 0, hardSwishes: 0 };
   const rewriter = new Rewriter(graph);
   const foldedIntoConv = rewriter.foldScalarsIntoConvs();
   const hardSwishes = rewriter.hardSwishes();
-  if (foldedIntoConv === 0 && hardSwishes === 0) return { model: bytes, foldedIntoConv, hardSwishes };
-  graph.dropUnused();
-  return { model: graph.write(), foldedIntoConv, hardSwishes };
+  if (foldedIntoConv > 0 || hardSwishes > 0) graph.dropUnused();
+  const bestClass = options.recogniser ? addBestClassOutputs(graph) : undefined;
+  if (foldedIntoConv === 0 && hardSwishes === 0 && !bestClass) return { model: bytes, foldedIntoConv, hardSwishes };
+  return { model: graph.write(), foldedIntoConv, hardSwishes, ...(bestClass ? { bestClass } : {}) };
 }

@@ -30,32 +30,65 @@ export function detectorInput(raster: GreyRaster, width: number, height: number)
   const scaleY = raster.height / height;
   const lookup = [0, 1, 2].map((c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - (DETECTOR_MEAN[c] as number)) / (DETECTOR_STD[c] as number)));
   const [l0, l1, l2] = lookup as [Float32Array, Float32Array, Float32Array];
-  const shrinking = scaleX > 1 || scaleY > 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const value = shrinking ? areaMean(raster, x * scaleX, y * scaleY, scaleX, scaleY) : bilinear(raster, (x + 0.5) * scaleX - 0.5, (y + 0.5) * scaleY - 0.5);
-      const grey = Math.min(255, Math.max(0, Math.round(value)));
-      const i = y * width + x;
-      data[i] = l0[grey] as number;
-      data[plane + i] = l1[grey] as number;
-      data[2 * plane + i] = l2[grey] as number;
+  const write = (i: number, value: number) => {
+    const grey = Math.min(255, Math.max(0, Math.round(value)));
+    data[i] = l0[grey] as number;
+    data[plane + i] = l1[grey] as number;
+    data[2 * plane + i] = l2[grey] as number;
+  };
+  if (scaleX > 1 || scaleY > 1) {
+    areaMeans(raster, width, height, write);
+  } else {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) write(y * width + x, bilinear(raster, (x + 0.5) * scaleX - 0.5, (y + 0.5) * scaleY - 0.5));
     }
   }
   return { data, width, height };
 }
 
-/** Mean of the input pixels under the output pixel's footprint (whole pixels; the footprint is at least one pixel). */
-function areaMean(raster: GreyRaster, left: number, top: number, spanX: number, spanY: number): number {
-  const x0 = Math.min(raster.width - 1, Math.floor(left));
-  const y0 = Math.min(raster.height - 1, Math.floor(top));
-  const x1 = Math.min(raster.width, Math.max(x0 + 1, Math.floor(left + spanX)));
-  const y1 = Math.min(raster.height, Math.max(y0 + 1, Math.floor(top + spanY)));
-  let sum = 0;
-  for (let y = y0; y < y1; y++) {
-    const row = y * raster.width;
-    for (let x = x0; x < x1; x++) sum += raster.data[row + x] as number;
+/**
+ * The whole input pixels under each output pixel's footprint, [start, end)
+ * along one axis: from floor(i * scale) for floor(scale) pixels, at least one.
+ */
+function footprints(inputSize: number, outputSize: number): { start: Int32Array; end: Int32Array } {
+  const scale = inputSize / outputSize;
+  const start = new Int32Array(outputSize);
+  const end = new Int32Array(outputSize);
+  for (let i = 0; i < outputSize; i++) {
+    const first = Math.min(inputSize - 1, Math.floor(i * scale));
+    start[i] = first;
+    end[i] = Math.min(inputSize, Math.max(first + 1, Math.floor(i * scale + scale)));
   }
-  return sum / ((x1 - x0) * (y1 - y0));
+  return { start, end };
+}
+
+/**
+ * Mean of the input pixels under each output pixel's footprint, row of
+ * footprints by row: the input rows of one are summed per column (integers,
+ * so exact), then each output pixel adds up its columns of those sums.
+ */
+function areaMeans(raster: GreyRaster, width: number, height: number, write: (i: number, value: number) => void): void {
+  const { data, width: rw } = raster;
+  const columns = footprints(rw, width);
+  const rows = footprints(raster.height, height);
+  const sums = new Int32Array(rw);
+  for (let y = 0; y < height; y++) {
+    const y0 = rows.start[y] as number;
+    const y1 = rows.end[y] as number;
+    sums.fill(0);
+    for (let row = y0; row < y1; row++) {
+      const offset = row * rw;
+      for (let x = 0; x < rw; x++) sums[x] = (sums[x] as number) + (data[offset + x] as number);
+    }
+    const out = y * width;
+    for (let x = 0; x < width; x++) {
+      const x0 = columns.start[x] as number;
+      const x1 = columns.end[x] as number;
+      let sum = 0;
+      for (let column = x0; column < x1; column++) sum += sums[column] as number;
+      write(out + x, sum / ((x1 - x0) * (y1 - y0)));
+    }
+  }
 }
 
 /** Bilinear sample at a fractional position (edges repeat). */
