@@ -84,7 +84,7 @@ export async function createOcrEngine(config: OcrConfig, logger: OcrLogger = noo
             workers,
             threads,
             allowTurn: config.rotation !== 'off',
-            maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS,
+            maxDetectorPixels: config.paddleDetectorPixels ?? DEFAULT_MAX_DETECTOR_PIXELS,
           },
           logger,
         )

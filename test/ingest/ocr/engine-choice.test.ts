@@ -83,4 +83,10 @@ describe('OCR workers and threads', () => {
     expect(workersFor('tesseract', { workers: 3, threads: 4 }, 8)).to.deep.equal({ workers: 3, threads: 1 });
     expect(loadConfig({}).ocr).to.include({ workers: undefined, threads: undefined });
   });
+
+  it('take the PP-OCR detector budget from OCR_DETECTOR_PIXELS, the engine default when unset, and refuse an absurd one', () => {
+    expect(loadConfig({}).ocr.paddleDetectorPixels).to.equal(undefined);
+    expect(loadConfig({ OCR_DETECTOR_PIXELS: '500000' }).ocr.paddleDetectorPixels).to.equal(500_000);
+    expect(() => loadConfig({ OCR_DETECTOR_PIXELS: '50' })).to.throw(/OCR_DETECTOR_PIXELS must be an integer between 100000 and 20000000/);
+  });
 });
