@@ -5,12 +5,19 @@
  * middle of a page. Kinds come from where a thread was created: 'watchdog'
  * (util/loop-watchdog), 'pool' (Piscina: the pdf.js pool, and the rules
  * engine's when EXTRACTOR=rules), 'ocr' (any other: the OCR engine's workers).
+ *
+ * 'kill-on-job' arms a kill for the next message a thread of that kind is sent
+ * (the next page handed to it): the thread is terminated right after the page
+ * is posted, while the service counts it as reading. Terminating an OCR thread
+ * while ONNX Runtime runs a model inside it aborts the whole process (a native
+ * completion lands on a torn-down thread), which no thread crash of ours can
+ * cause, so the kill is placed before the page's first model call.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { Worker as WorkerType, WorkerOptions } from 'node:worker_threads';
 
 export type ThreadKind = 'ocr' | 'pool' | 'watchdog';
-export type ThreadCommand = { command: 'count' } | { command: 'kill'; kind: ThreadKind };
+export type ThreadCommand = { command: 'count' } | { command: 'kill'; kind: ThreadKind } | { command: 'kill-on-job'; kind: ThreadKind };
 export interface ThreadReply {
   counts: Record<ThreadKind, number>;
   killed?: number;
@@ -18,6 +25,7 @@ export interface ThreadReply {
 
 const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 const live = new Map<WorkerType, ThreadKind>();
+let killOnJob: ThreadKind | undefined;
 
 function kindOf(stack: string): ThreadKind {
   if (stack.includes('loop-watchdog')) return 'watchdog';
@@ -32,6 +40,14 @@ class TrackedWorker extends Original {
     live.set(this, kindOf(new Error().stack ?? ''));
     this.once('exit', () => live.delete(this));
   }
+
+  override postMessage(...args: Parameters<WorkerType['postMessage']>): void {
+    super.postMessage(...args);
+    if (killOnJob !== undefined && live.get(this) === killOnJob) {
+      killOnJob = undefined;
+      void this.terminate();
+    }
+  }
 }
 threads.Worker = TrackedWorker as typeof threads.Worker;
 syncBuiltinESMExports();
@@ -44,6 +60,7 @@ function counts(): Record<ThreadKind, number> {
 
 process.on('message', (message: ThreadCommand) => {
   let killed: number | undefined;
+  if (message.command === 'kill-on-job') killOnJob = message.kind;
   if (message.command === 'kill') {
     const victims = [...live].filter(([, kind]) => kind === message.kind).map(([worker]) => worker);
     for (const worker of victims) void worker.terminate();
