@@ -17,7 +17,9 @@ export interface Found {
   score: number;
 }
 
-const CURRENCY = String.raw`(?:[$€£¥₹₩₽₺฿₫₱₴₦]|\b(?:RM|USD|EUR|GBP|JPY|CNY|INR|AUD|CAD|CHF|SGD|MYR|HKD|NZD|AED|SAR|ZAR|SEK|NOK|DKK|PLN|CZK|HUF|THB|IDR|PHP|VND|KRW|BRL|MXN|TRY|Rs|Eur|Kr)\.?)`;
+/** Currency signs printed beside amounts (a character class body). */
+const CURRENCY_SIGNS = '$€£¥₹₩₽₺฿₫₱₴₦';
+const CURRENCY = String.raw`(?:[${CURRENCY_SIGNS}]|\b(?:RM|USD|EUR|GBP|JPY|CNY|INR|AUD|CAD|CHF|SGD|MYR|HKD|NZD|AED|SAR|ZAR|SEK|NOK|DKK|PLN|CZK|HUF|THB|IDR|PHP|VND|KRW|BRL|MXN|TRY|Rs|Eur|Kr)\.?)`;
 /** A currency printed after the amount, as much of Europe does: "12,50 €", "34,85EUR". */
 const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
 const NUMBER_TOKEN = new RegExp(
@@ -136,7 +138,7 @@ export function findBooleans(text: string): Found[] {
 }
 
 // "US$" before "$"; a code or an abbreviation stands alone ("EURO" and "RMB" are not "EUR" and "RM")
-const CURRENCY_MENTION = /(?:US|NZ|HK|[CASR])\$|[$€£¥₹₩₽₺฿₫₱₴₦₪]|(?<![\p{L}\p{N}])(?:[A-Z]{3}|RM|zł|Kč)(?!\p{L})/gu;
+const CURRENCY_MENTION = new RegExp(String.raw`(?:US|NZ|HK|[CASR])\$|[${CURRENCY_SIGNS}₪]|(?<![\p{L}\p{N}])(?:[A-Z]{3}|RM|zł|Kč)(?!\p{L})`, 'gu');
 
 /** Every currency the text names: value is the ISO code where the mention names one currency, else the sign as printed ("$"). */
 export function findCurrencies(text: string): Found[] {
