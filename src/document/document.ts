@@ -17,6 +17,12 @@ export interface Word {
   bbox: BBox;
   /** 0..1; 1 for text-layer words. */
   confidence: number;
+  /**
+   * The lowest probability among its characters, where the OCR engine gives
+   * one per character (PP-OCR). A misread digit in a sure word ("09/03/12"
+   * for "09/08/12") shows here, while the word's mean stays high.
+   */
+  weakest?: number;
   source: WordSource;
 }
 

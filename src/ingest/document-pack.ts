@@ -19,6 +19,8 @@ interface PackedPage {
   /** x0, y0, x1, y1 of each line, then of each word. */
   boxes: Float64Array;
   confidences: Float64Array;
+  /** Each word's weakest character (NaN where the OCR engine gave none). */
+  weakest: Float64Array;
   /** 1 for OCR words, 0 for text-layer words. */
   ocr: Uint8Array;
 }
@@ -40,6 +42,7 @@ function packPage({ lines, ...page }: Page): PackedPage {
   const lengths = new Uint32Array(1 + 2 * lines.length + words);
   const boxes = new Float64Array(4 * (lines.length + words));
   const confidences = new Float64Array(words);
+  const weakest = new Float64Array(words);
   const ocr = new Uint8Array(words);
   const texts: string[] = [];
   lengths[0] = lines.length;
@@ -63,14 +66,15 @@ function packPage({ lines, ...page }: Page): PackedPage {
       lengths[1 + 2 * lines.length + w] = word.text.length;
       putBox(word);
       confidences[w] = word.confidence;
+      weakest[w] = word.weakest ?? NaN;
       ocr[w] = word.source === 'ocr' ? 1 : 0;
       w++;
     }
   }
-  return { ...page, texts: texts.join(''), lengths, boxes, confidences, ocr };
+  return { ...page, texts: texts.join(''), lengths, boxes, confidences, weakest, ocr };
 }
 
-function unpackPage({ texts, lengths, boxes, confidences, ocr, ...page }: PackedPage): Page {
+function unpackPage({ texts, lengths, boxes, confidences, weakest, ocr, ...page }: PackedPage): Page {
   const lineCount = lengths[0]!;
   let at = 0;
   const text = (length: number) => texts.slice(at, (at += length));
@@ -82,7 +86,9 @@ function unpackPage({ texts, lengths, boxes, confidences, ocr, ...page }: Packed
   lines.forEach((line, i) => {
     for (let k = 0; k < lengths[2 + 2 * i]!; k++, w++) {
       const source: WordSource = ocr[w] === 1 ? 'ocr' : 'text-layer';
-      line.words.push({ text: text(lengths[1 + 2 * lineCount + w]!), bbox: takeBox(), confidence: confidences[w]!, source });
+      const word: Word = { text: text(lengths[1 + 2 * lineCount + w]!), bbox: takeBox(), confidence: confidences[w]!, source };
+      if (!Number.isNaN(weakest[w])) word.weakest = weakest[w]!;
+      line.words.push(word);
     }
   });
   return { ...page, lines };

@@ -3,7 +3,7 @@ import type { Document } from '../../src/document/document.js';
 import { packDocument, unpackDocument } from '../../src/ingest/document-pack.js';
 
 describe('packDocument', () => {
-  it('unpacks to the same Document: text-layer and OCR words, odd text, empty lines and pages, a page as shown', () => {
+  it('unpacks to the same Document: text-layer and OCR words (with and without a weakest character), odd text, empty lines and pages, a page as shown', () => {
     const box = (x: number) => ({ x0: x, y0: 1.5, x1: x + 10.25, y1: 12 });
     const document: Document = {
       files: [
@@ -37,7 +37,7 @@ describe('packDocument', () => {
               height: 600,
               source: 'ocr',
               shown: { width: 600, height: 800, transform: [0, -1, 1, 0, 0, 800] },
-              lines: [{ text: 'TOTAL 6.25', bbox: box(1), words: [{ text: 'TOTAL', bbox: box(1), confidence: 0.93, source: 'ocr' }, { text: '6.25', bbox: box(30), confidence: 0.4127, source: 'ocr' }] }],
+              lines: [{ text: 'TOTAL 6.25', bbox: box(1), words: [{ text: 'TOTAL', bbox: box(1), confidence: 0.93, weakest: 0.61, source: 'ocr' }, { text: '6.25', bbox: box(30), confidence: 0.4127, source: 'ocr' }] }],
             },
           ],
         },

@@ -130,12 +130,14 @@ describe('paddle OCR: CTC columns to words', () => {
     expect(text).to.equal('AA 1-1(');
   });
 
-  it('gives each word the mean probability of its characters', () => {
+  it('gives each word the mean probability of its characters, and its weakest character', () => {
     const data = output([1, 0, 2, 0, 5, 0, 3]);
     data[2 * 6 + 2] = 0.5;
     const found = words(decodeColumns(columnClasses(data, 1, 7, 6), 0, alphabet), 7);
     expect(found[0]?.confidence).to.be.closeTo(0.7, 1e-6);
+    expect(found[0]?.weakest).to.be.closeTo(0.5, 1e-6);
     expect(found[1]?.confidence).to.be.closeTo(0.9, 1e-6);
+    expect(found[1]?.weakest).to.be.closeTo(0.9, 1e-6);
   });
 });
 
@@ -148,7 +150,7 @@ describe('paddle OCR: page frame', () => {
     const upsideDown = upright.map((quad) => quad.map((p) => ({ x: 200 - p.x, y: 100 - p.y })) as Quad);
     const frame = pageFrame(upsideDown, 200, 100, true);
     expect(frame).to.include({ turn: 180, width: 200, height: 100, deskewed: false });
-    const placed = placeWords(upsideDown.map((quad) => ({ quad, words: [{ text: 'W', start: 0, end: 0.5, confidence: 0.8 }] })), frame, 200, 100);
+    const placed = placeWords(upsideDown.map((quad) => ({ quad, words: [{ text: 'W', start: 0, end: 0.5, confidence: 0.8, weakest: 0.8 }] })), frame, 200, 100);
     expect(placed[0]?.bbox).to.deep.include({ x0: 10, y0: 10, x1: 100, y1: 30 });
     expect(placed[1]?.bbox.y0).to.equal(50);
   });
@@ -157,7 +159,7 @@ describe('paddle OCR: page frame', () => {
     const quads = [line(10, 10, 190, 30), line(10, 50, 190, 70)].map((quad) => quad.map((p) => turnPoint(p, 270, 200, 100)) as Quad);
     const frame = pageFrame(quads, 100, 200, true);
     expect(frame).to.include({ turn: 90, width: 200, height: 100 });
-    const placed = placeWords([{ quad: quads[0] as Quad, words: [{ text: 'W', start: 0, end: 1, confidence: 1 }] }], frame, 100, 200);
+    const placed = placeWords([{ quad: quads[0] as Quad, words: [{ text: 'W', start: 0, end: 1, confidence: 1, weakest: 1 }] }], frame, 100, 200);
     const box = placed[0]?.bbox;
     expect(box?.x0).to.be.closeTo(10, 1e-9);
     expect(box?.y0).to.be.closeTo(10, 1e-9);
@@ -191,7 +193,7 @@ describe('paddle OCR: page frame', () => {
     const frame = pageFrame([quad], 200, 100, true);
     expect(frame.skewDegrees).to.be.closeTo(4, 0.01);
     expect(frame.deskewed).to.equal(true);
-    const placed = placeWords([{ quad, words: [{ text: 'TOTAL', start: 0, end: 0.3, confidence: 1 }, { text: '6.25', start: 0.8, end: 1, confidence: 1 }] }], frame, 200, 100);
+    const placed = placeWords([{ quad, words: [{ text: 'TOTAL', start: 0, end: 0.3, confidence: 1, weakest: 1 }, { text: '6.25', start: 0.8, end: 1, confidence: 1, weakest: 1 }] }], frame, 200, 100);
     expect(placed[0]?.bbox.y0).to.be.closeTo(placed[1]?.bbox.y0 as number, 1e-6);
   });
 });

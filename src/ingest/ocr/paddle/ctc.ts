@@ -6,6 +6,8 @@
  * line, which is what gives every word its own box and confidence.
  */
 
+import { minOf } from '../../../util/extremes.js';
+
 export interface DecodedChar {
   text: string;
   /** Centre of the character's columns, in columns (fractional). */
@@ -20,6 +22,8 @@ export interface DecodedWord {
   end: number;
   /** Mean probability of its characters. */
   confidence: number;
+  /** Lowest probability among its characters. */
+  weakest: number;
 }
 
 export interface Alphabet {
@@ -210,6 +214,7 @@ export function words(chars: DecodedChar[], usedColumns: number): DecodedWord[] 
       start: Math.max(0, Math.min(1, start / usedColumns)),
       end: Math.max(0, Math.min(1, end / usedColumns)),
       confidence,
+      weakest: minOf(group, (c) => c.probability),
     };
   });
 }

@@ -156,7 +156,8 @@ export function placeWords(lines: RecognisedLine[], frame: PageFrame, inputWidth
       const corners = [pointIn(line.quad, word.start, 0), pointIn(line.quad, word.end, 0), pointIn(line.quad, word.end, 1), pointIn(line.quad, word.start, 1)].map(toPage);
       const bbox = clampBox(boundingBox(corners), frame.width, frame.height);
       if (bbox.x1 <= bbox.x0 || bbox.y1 <= bbox.y0) continue;
-      placed.push({ text: word.text, bbox, confidence: Math.max(0, Math.min(1, word.confidence)), source: 'ocr' });
+      const unit = (p: number) => Math.max(0, Math.min(1, p));
+      placed.push({ text: word.text, bbox, confidence: unit(word.confidence), weakest: unit(word.weakest), source: 'ocr' });
     }
   }
   return placed;
