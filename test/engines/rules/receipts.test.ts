@@ -65,6 +65,24 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['Qty 2. 5 items', 'TOTAL     12.50'])).to.equal('12.50');
     });
 
+    it('reads cents printed without a zero before the point (".00"), and not the cents of an amount set apart', async () => {
+      const schema = schemaOf({ tax: { type: ['string', 'null'], description: 'Tax amount' }, total: finalTotal });
+      const { tax, total } = await extract(buildDocument(['SUBTOTAL              2.00', 'TAX .00', 'TOTAL                 2.00']), schema);
+      expect(tax).to.equal('.00');
+      expect(total).to.equal('2.00');
+      expect(await totalOf(['TOTAL .82'])).to.equal('.82');
+      // the nearest amount right of the label, as for any other amount: "TAX .00 BAL 2.00" prints no tax and a balance
+      expect((await extract(buildDocument(['** TAX .00 BAL 2.00']), schema)).tax).to.equal('.00');
+      // "48 .40" stays one amount; ".5 kg" is no amount of cents
+      expect(await totalOf(['TOTAL : $48 .40'], firstTotal)).to.equal('$48.40');
+      expect(await totalOf(['Apples .5 kg', 'TOTAL     1.20'])).to.equal('1.20');
+    });
+
+    it('does not take what the customer saved for the total ("TOTAL SAVED", "You save")', async () => {
+      expect(await totalOf(['SUBTOTAL        11.20', 'TAX              0.73', 'TOTAL          $11.93', 'AMEX            11.93', 'TOTAL SAVED:   $44.80'], firstTotal)).to.equal('$11.93');
+      expect(await totalOf(['TOTAL           20.00', 'You save total  5.00'])).to.equal('20.00');
+    });
+
     it('prefers a payable total to a larger total of part of the items', async () => {
       const total = await totalOf([
         'Total 6% supplies (excl. GST):     27.68',

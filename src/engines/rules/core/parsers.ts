@@ -45,8 +45,16 @@ export function findNumbers(text: string): Found[] {
     const hasCents = /[.,]\d{1,2}$/.test(match[2]!);
     found.push({ value, text: printed.trim(), start, end, score: hasCents ? 1 : 0.7 });
   }
-  return withSplitDecimals(text, found, blocked);
+  for (const match of text.matchAll(CENTS_ONLY)) {
+    const start = match.index ?? 0;
+    const end = start + match[0].length;
+    if (!blocked.some(([from, to]) => start < to && from < end)) found.push({ value: Number(`0.${match[1]!}`), text: match[0], start, end, score: 1 });
+  }
+  return withSplitDecimals(text, found.sort((a, b) => a.start - b.start), blocked);
 }
+
+/** ".00", ".99": cents without a zero before the point, as US tills print a tax of nothing ("TAX .00 BAL 2.00"); not the cents of "48 .40". */
+const CENTS_ONLY = /(?<![\p{L}\p{N}.,:/\-]|\p{N}\s)\.(\d{2})(?![\p{N}.,:/%\p{L}]|\s?%)/gu;
 
 /** "100. 60", "$48 .40": an amount whose decimal point OCR set apart from one side, a blank the print does not have. */
 const SPLIT_DECIMAL = new RegExp(String.raw`(?<![\p{L}\p{N}.,:/\-])((?:${CURRENCY}\s?)?)(\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\s|\s\.)(\d{2})(?![\p{N}.,:/%]|\s?%|\s?\p{L})`, 'gu');
@@ -72,7 +80,7 @@ function withSplitDecimals(text: string, found: Found[], blocked: ReadonlyArray<
 
 /** The digits of an amount as printed, without currency or sign decoration: "RM 1,234.50" -> "1,234.50". */
 export function amountDigits(found: Found): string {
-  const digits = /\d(?:[\d,.]*\d)?/.exec(found.text)?.[0] ?? found.text;
+  const digits = /\d(?:[\d,.]*\d)?|\.\d{2}/.exec(found.text)?.[0] ?? found.text;
   return (found.value as number) < 0 ? `-${digits}` : digits;
 }
 
