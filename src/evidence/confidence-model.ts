@@ -6,15 +6,17 @@
  */
 
 export const CONFIDENCE_MODEL = {
-  fittedOn: 'sroie, wildreceipt, kleister-nda (read by PP-OCR, the default OCR): 1360 values, 2026-11-23, l2 1',
-  features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'legalForm', 'legalFormOcr'],
+  fittedOn: 'sroie, wildreceipt, kleister-nda (read by PP-OCR, the default OCR): 1363 values, 2026-11-23, l2 1',
+  features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'legalForm', 'legalFormOcr', 'weakestLetter', 'clarity'],
   kinds: {
-    date: { intercept: 2.8179, weights: [-1.9543, 0.0307, 0, -0.4681, 0.2339, 0.7801, -0.4459, 0.1499, 0.503, 0, -0.9051, 0, 0, 0, 0] },
-    time: { intercept: -1.6091, weights: [0, 1.0447, 0, 0, -0.1221, 0.1537, -0.444, -0.6406, 0.3257, 0, 0, 0, 0, 0, 0] },
-    amount: { intercept: -1.6924, weights: [-0.6951, 0.3227, 0, 0.2664, -0.508, 1.5758, -0.4739, 0.1451, 1.0547, 0.7583, 0, 1.7641, 0.4612, 0, 0] },
-    code: { intercept: 0.9259, weights: [-0.068, 0.284, 0, 0, -1.1258, 1.0092, -1.0348, -0.5562, 0.3563, 0, -0.6173, 0, 0, 0, 0] },
-    name: { intercept: 1.0751, weights: [-1.3341, 0.3814, 0, 0, -1.2591, 1.1501, -0.0719, -1.2061, -0.5123, 0, 0.0769, 0, 0, 1.339, -0.1054] },
-    text: { intercept: -2.4245, weights: [-1.172, 0.8129, 0, 0.6716, -0.0617, 0.0444, 0.7412, 0.4496, -0.4306, 0, -1.148, 0, 0, 0.4792, -0.2464] },
+    date: { intercept: 2.3535, weights: [-1.6941, 0.4841, 0, -0.4652, 0.1863, 0.7858, -0.4117, 0.1841, 0.4757, 0, -0.894, 0, 0, 0, 0, -0.315, -0.1202] },
+    time: { intercept: -1.4759, weights: [0, 0.99, 0, 0, -0.1238, 0.1548, -0.4519, -0.652, 0.3217, 0, 0, 0, 0, 0, 0, 0.0969, -0.0354] },
+    amount: { intercept: -1.2822, weights: [-0.6081, 0.5743, 0, 0.2769, 0, 1.3479, -0.4744, 0.2817, 1.0718, 0.6882, 0, 1.7278, 0.6447, 0, 0, -0.1921, -0.1303] },
+    code: { intercept: -0.5785, weights: [-0.0161, 0.7484, 0, 0, -1.0618, 0.9565, -0.691, -0.7022, 0.2008, 0, -0.6637, 0, 0, 0, 0, -0.6723, 0.3837] },
+    name: { intercept: -2.0763, weights: [-1.1685, 0.3497, 0, 0.6143, -1.0566, 1.0172, -0.1523, -1.2882, -0.4359, 0, -0.2001, 0, 0, 1.2364, -0.1204, -0.0967, 0.5469] },
+    text: { intercept: -6.0418, weights: [-0.336, 0.9212, 0, 0.1012, -0.3771, 3.0899, 0, 0, 0.2435, 0, -0.4342, 0, 0, -0.0011, -0.0078, -0.0617, 0.1829] },
+    address: { intercept: -5.8357, weights: [0, 0.9161, 0, 0.1778, 0, 2.9411, 0, 0, 0, 0, -0.4341, 0, 0, 0, 0, 0.0398, 0.2047] },
+    business: { intercept: -2.56, weights: [0, 0.2834, 0, 0.5311, 0.6372, -0.5735, -0.3118, -1.3455, -0.4381, 0, -0.1323, 0, 0, 0.6681, 0.1609, 0.0044, 0.5858] },
   },
-  combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4 }, coincidence: 0.3 },
+  combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4, address: 0.4, business: 0.6 }, coincidence: 0.3 },
 };

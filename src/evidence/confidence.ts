@@ -32,6 +32,8 @@ export const FEATURE_NAMES = [
   'answerNoSum',
   'legalForm',
   'legalFormOcr',
+  'weakestLetter',
+  'clarity',
 ] as const;
 
 export interface KindModel {
@@ -84,6 +86,8 @@ export function featureVector(features: ValueFeatures): number[] {
     features.legalForm ? 1 : 0,
     // a registered name is right when it is also read surely (its end is marked, its letters are not)
     features.legalForm ? sure(features.ocrMin) : 0,
+    sure(features.weakestLetter ?? features.ocrMin),
+    sure(features.clarity ?? 1),
   ];
 }
 

@@ -9,7 +9,7 @@
  */
 import { parseNumber } from '../extract/coerce.js';
 import { findDates, findTimes } from '../extract/dates.js';
-import type { ValueSource } from '../extract/provenance.js';
+import type { ValueRole, ValueSource } from '../extract/provenance.js';
 import { viewSchema, type SchemaView } from '../extract/schema-view.js';
 import type { JsonSchema } from '../extract/json-schema.js';
 import { wordAt, type Document } from '../document/document.js';
@@ -21,9 +21,12 @@ import { minOf } from '../util/extremes.js';
 /**
  * The shape of a value, which decides how it goes wrong: dates and amounts
  * are read whole or not at all, times lose their am/pm, short codes (phones,
- * ids) a digit, names and long texts (addresses) a letter or a line.
+ * ids) a digit, names and long texts a letter or a line. Two fields the
+ * engine says it read as such have kinds of their own, whatever their
+ * shape: an address (it runs into the lines around it) and a business name
+ * (the real one is often a logo OCR cannot read).
  */
-export const VALUE_KINDS = ['date', 'time', 'amount', 'code', 'name', 'text'] as const;
+export const VALUE_KINDS = ['date', 'time', 'amount', 'code', 'name', 'text', 'address', 'business'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 /** A second reading of the same value by another engine: the same value, another one, or none (no value, or no second reading). */
@@ -39,6 +42,10 @@ export interface ValueFeatures {
   textLayer: boolean;
   /** Lowest OCR confidence among its words (1 for text-layer words; 0 when not located): a value is as sure as its weakest word. */
   ocrMin: number;
+  /** Lowest probability of any one of its characters, where OCR gives one (else its words' confidence): one misread digit makes a wrong date. */
+  weakestLetter: number;
+  /** How cleanly OCR read the page the value is on: the median confidence of its words (1 for a text layer), a scan vs a crumpled photo. */
+  clarity: number;
   /** A name that ends with a legal form ("Sdn Bhd", "Ltd", "GmbH"): a registered name, whose end is marked. */
   legalForm: boolean;
   /** Lines the value spans. */
@@ -76,8 +83,10 @@ export function schemaAt(root: JsonSchema, pointer: string): SchemaView {
   return view;
 }
 
-export function valueKind(value: unknown, view: SchemaView, lines: number): ValueKind {
+export function valueKind(value: unknown, view: SchemaView, lines: number, role?: ValueRole): ValueKind {
   if (view.format === 'date' || view.format === 'date-time') return 'date';
+  if (typeof value === 'string' && role === 'address') return 'address';
+  if (typeof value === 'string' && role === 'business-name') return 'business';
   if (typeof value === 'number') return 'amount';
   if (typeof value !== 'string') return 'code';
   const text = value.trim();
@@ -175,7 +184,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
   const refs = source?.words ?? [];
   const words = refs.map((ref) => wordAt(context.document, ref)?.word).filter((word) => word !== undefined);
   const lines = new Set(refs.filter((ref) => wordAt(context.document, ref)).map((ref) => `${ref.file}/${ref.page}/${ref.line}`)).size;
-  const kind = valueKind(value, schemaAt(context.schema, pointer), lines);
+  const kind = valueKind(value, schemaAt(context.schema, pointer), lines, source?.role);
   const printed = words.map((word) => word.text).join(' ');
   const number = kind === 'amount' ? (typeof value === 'number' ? value : parseNumber(String(value))) : null;
   return {
@@ -184,7 +193,9 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
     ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
-    legalForm: (kind === 'name' || kind === 'text') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
+    weakestLetter: words.length > 0 ? minOf(words, (word) => Math.min(word.confidence, word.weakest ?? 1)) : 0,
+    clarity: context.index.clarity(refs[0]),
+    legalForm: (kind === 'name' || kind === 'text' || kind === 'business') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
     lines,
     score: source?.score,
     rivals: source?.competition?.rivals,
@@ -214,6 +225,6 @@ export function irregular(value: unknown, kind: ValueKind): boolean {
     const year = findDates(text)[0]?.parts.year;
     return year !== undefined && (year < 1900 || year > 2100);
   }
-  if (kind === 'name' || kind === 'text') return CUT_AT.test(text);
+  if (kind === 'name' || kind === 'text' || kind === 'address' || kind === 'business') return CUT_AT.test(text);
   return false;
 }

@@ -26,7 +26,16 @@ export interface ValueSource {
   score?: number;
   /** When the engine chose the value among other candidates: how many, and by how much it won. */
   competition?: Competition;
+  /** What the engine read the value as, when it is a field it knows (the rules engine's address and business-name readings). */
+  role?: ValueRole;
 }
+
+/**
+ * Fields that go wrong in their own ways, whatever the shape of the value:
+ * an address runs into the line after it, a business name is a logo OCR
+ * could not read. The confidence is calibrated for each apart.
+ */
+export type ValueRole = 'address' | 'business-name';
 
 /** How a value was chosen among the candidates an engine found for the same property. */
 export interface Competition {

@@ -69,6 +69,11 @@ describe('evidence: what is known about a value', () => {
     expect(valueKind('Store #72', view({ type: 'string' }), 1)).to.equal('code');
     expect(valueKind('ACME Tools Ltd', view({ type: 'string' }), 1)).to.equal('name');
     expect(valueKind('12 Harbour Road Bristol', view({ type: 'string' }), 2)).to.equal('text');
+    // what the engine read it as comes before its shape; a date's format before both
+    expect(valueKind('12 Harbour Road Bristol', view({ type: 'string' }), 2, 'address')).to.equal('address');
+    expect(valueKind('Bristol', view({ type: 'string' }), 1, 'address')).to.equal('address');
+    expect(valueKind('99 Ranch Market', view({ type: 'string' }), 1, 'business-name')).to.equal('business');
+    expect(valueKind('2024-03-14', view({ type: 'string', format: 'date' }), 1, 'address')).to.equal('date');
   });
 
   it('finds the schema of a list item and of a nested property', () => {
@@ -111,10 +116,27 @@ describe('evidence: what is known about a value', () => {
       w.confidence = 0.93;
     });
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
+    document.files[0]!.pages[0]!.lines[0]!.words[1]!.weakest = 0.41;
     const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema });
     expect(features).to.deep.equal({
-      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, legalForm: false, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, clarity: 1, legalForm: false, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
     });
+  });
+
+  it('knows how cleanly OCR read the value\'s page (the median word confidence) and a value\'s weakest character', () => {
+    const document = buildDocument([['Total 10.80', 'Tax 0.80'], ['Paid 10.80']]);
+    const [first, second] = document.files[0]!.pages;
+    first!.lines.flatMap((line) => line.words).forEach((word, i) => Object.assign(word, { source: 'ocr', confidence: [0.5, 0.6, 0.7, 0.9][i] }));
+    const index = new DocumentIndex(document);
+    expect(index.clarity({ file: 0, page: 0 })).to.equal(0.7);
+    expect(index.clarity({ file: 0, page: 1 })).to.equal(1);
+    // without a page (a value the engine could not place): the whole document's
+    expect(index.clarity(undefined)).to.equal(0.9);
+    const schema = { type: 'object', properties: { total: { type: 'number' } } };
+    const features = (refs: ReturnType<typeof ref>[]) => valueFeatures('/total', 10.8, { words: refs }, 'none', { document, index, schema });
+    // no character probabilities (Tesseract, a text layer): the word's own confidence stands in
+    expect(features([ref(0, 1)])).to.include({ weakestLetter: 0.6, ocrMin: 0.6, clarity: 0.7 });
+    expect(features([])).to.include({ weakestLetter: 0, located: false });
   });
 
   it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
@@ -144,7 +166,7 @@ describe('evidence: what is known about a value', () => {
 });
 
 describe('evidence: confidence', () => {
-  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, legalForm: false, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
+  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, weakestLetter: 0.9, clarity: 0.95, legalForm: false, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
 
   it('is a probability that rises with what supports the value and falls with what speaks against it', () => {
     const p = singleReadingConfidence(base);

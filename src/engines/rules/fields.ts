@@ -9,7 +9,7 @@ import type { SchemaView } from '../../extract/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
-import { addressEvidence, collectAddress } from './receipts/address.js';
+import { addressEvidence, addressSureness, collectAddress } from './receipts/address.js';
 import type { FieldHints } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
@@ -37,6 +37,11 @@ const DOCUMENT_DATE_WORDS = new Set(['invoice', 'receipt', 'transaction', 'purch
 /** The property's value and the words it was read from; null when the document does not give it. */
 export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const kind = kindFor(view, hints);
+  const reading = readScalar(kind, view, hints, context);
+  return reading && (kind === 'address' || kind === 'business-name') ? { ...reading, role: kind } : reading;
+}
+
+function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
   // values stated in sentences (contracts, letters): see prose-fields.ts
@@ -144,7 +149,7 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     case 'address': {
       if (context.inBlock) return blockAddress(lines);
       const address = findHeaderAddress(lines, findBusinessName(lines));
-      return address ? readingSpelled(address.text, address.text, address.lines) : null;
+      return address ? readingSpelled(address.text, address.text, address.lines, address.score) : null;
     }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
@@ -177,7 +182,7 @@ function blockAddress(lines: readonly RuleLine[]): Reading | null {
     const block = collectAddress(lines, i);
     if (block.length > 0) {
       const address = joinAddress(block);
-      return readingSpelled(address, address, block);
+      return readingSpelled(address, address, block, addressSureness(block));
     }
   }
   return null;

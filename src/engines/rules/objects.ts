@@ -141,6 +141,7 @@ function sourceOf(reading: Reading): ValueSource {
   const source: ValueSource = { words: reading.words };
   if (reading.score !== undefined) source.score = reading.score;
   if (reading.competition) source.competition = reading.competition;
+  if (reading.role) source.role = reading.role;
   return source;
 }
 
@@ -181,7 +182,7 @@ function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly 
     if (!isName || result.value[name] !== null) continue;
     if (businessName === undefined) {
       const found = findBusinessName(lines, hints.negatives);
-      businessName = found ? readingSpelled(found.text, found.text, found.lines) : null;
+      businessName = found ? { ...readingSpelled(found.text, found.text, found.lines), role: 'business-name' } : null;
     }
     result.value[name] = businessName?.value ?? null;
     if (businessName) result.provenance.set(childPointer('', name), sourceOf(businessName));

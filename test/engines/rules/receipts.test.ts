@@ -215,6 +215,22 @@ describe('rules engine on receipts', () => {
       expect(result.store_address).to.equal('DALLAS, TX');
     });
 
+    it('says how surely its address is one: a street and a postcode fully, less for a line that shows nothing of an address', async () => {
+      const read = async (lines: string[]) => {
+        const { value, provenance } = await extractFinal(engine, buildDocument(lines), storeSchema);
+        return { address: value.store_address, source: provenance.get('/store_address') };
+      };
+      const full = await read(['HARBOUR CAFE', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00']);
+      expect(full.address).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(full.source).to.include({ role: 'address', score: 1 });
+      expect((await read(['HARBOUR CAFE', 'Bristol BS1 4DJ', 'Total 10.00'])).source?.score).to.equal(0.5);
+      // a line of neither address nor place words between the street and the postcode
+      const runOn = await read(['HARBOUR CAFE', '12 Harbour Road', 'Fresh Fish and Chips Daily 7', 'Bristol BS1 4DJ', 'Total 10.00']);
+      expect(runOn.address).to.contain('Fresh Fish');
+      expect(runOn.source?.score).to.be.closeTo(0.8, 1e-9);
+      expect((await extractFinal(engine, buildDocument(['HARBOUR CAFE', '12 Harbour Road']), storeSchema)).provenance.get('/store_name')).to.include({ role: 'business-name' });
+    });
+
     it('leaves the address null when the header holds only contact lines and weighed items', async () => {
       const result = await extract(
         buildDocument(['Waitrose', 'Dubai Mall : 04-4340700', 'Head Office : 04-3555250', 'Be a responsible shopper', 'HUMMUS             20,25', '0.236 KG 7    SP']),

@@ -5,7 +5,7 @@
  * header name without its registration number, an address over three lines)
  * find its words again on those lines with wordsSpelling().
  */
-import type { Competition } from '../../../extract/provenance.js';
+import type { Competition, ValueRole } from '../../../extract/provenance.js';
 import type { WordRef } from '../../../document/document.js';
 import { foldText } from '../../../util/fold-text.js';
 import { wordsInRange, type RuleLine } from './lines.js';
@@ -19,6 +19,8 @@ export interface Reading {
   score?: number;
   /** How the value won over the other candidates the strategy found, when it chose among several. */
   competition?: Competition;
+  /** Read as an address or a business name (see ValueRole). */
+  role?: ValueRole;
 }
 
 /** A typed value found on a line: `found` offsets are in the line's text. */

@@ -150,5 +150,25 @@ function nextHasEvidence(lines: readonly RuleLine[], i: number): boolean {
 /** A trailing city/state line is kept when the address before it already has a street or postcode. */
 function endsWithPlace(picked: RuleLine[]): boolean {
   const last = picked[picked.length - 1]!;
-  return picked.length >= 2 && /^[\p{L} .,'()-]+$/u.test(last.text) && last.tokens.length <= 4;
+  return picked.length >= 2 && isPlaceLine(last);
+}
+
+/** A few words of letters: a city, a state, a district ("KUALA LUMPUR", "Selangor D.E."). */
+function isPlaceLine(line: RuleLine): boolean {
+  return /^[\p{L} .,'()-]+$/u.test(line.text) && line.tokens.length <= 4;
+}
+
+/** Lines of address evidence that make an address beyond doubt: a street and a postcode. */
+const FULL_EVIDENCE = 2;
+
+/**
+ * How surely a block collected by collectAddress is the address, 0..1: full
+ * with a street and a postcode, less with only one of them, and less again
+ * for each line that shows nothing of an address nor of a place (a slogan,
+ * a branch name, an item the block ran into).
+ */
+export function addressSureness(block: readonly RuleLine[]): number {
+  const evidence = block.reduce((sum, line) => sum + addressEvidence(line), 0);
+  const unexplained = block.filter((line) => addressEvidence(line) === 0 && !isPlaceLine(line) && !/^[\d\s,./-]{1,6}$/.test(line.text)).length;
+  return Math.min(1, evidence / FULL_EVIDENCE) * 0.8 ** unexplained;
 }

@@ -8,7 +8,7 @@
 import { findDates, findTimes } from '../../../extract/dates.js';
 import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import { median } from '../../../util/median.js';
-import { addressEvidence, collectAddress, PRICE } from './address.js';
+import { addressEvidence, addressSureness, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from '../core/lines.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
@@ -73,6 +73,8 @@ function nameText(line: RuleLine): string {
 export interface AddressBlock {
   text: string;
   lines: RuleLine[];
+  /** How surely it is an address (addressSureness). */
+  score: number;
 }
 
 /** The address printed under the business name (or, without a name, the first address block of the header). */
@@ -86,7 +88,7 @@ export function findHeaderAddress(lines: readonly RuleLine[], after?: HeaderName
 function firstAddressBlock(lines: readonly RuleLine[], from: number, tries: number): AddressBlock | undefined {
   for (let i = from; i < Math.min(lines.length, from + tries); i++) {
     const block = collectAddress(lines, i);
-    if (block.length > 0) return { text: joinAddress(block), lines: block };
+    if (block.length > 0) return { text: joinAddress(block), lines: block, score: addressSureness(block) };
   }
   return undefined;
 }
