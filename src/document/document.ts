@@ -5,6 +5,10 @@
  */
 export type WordSource = 'text-layer' | 'ocr';
 
+/** The OCR engines that read pages; their confidences mean different things (evidence/ calibrates each apart). */
+export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
+export type OcrEngineName = (typeof OCR_ENGINE_NAMES)[number];
+
 export interface BBox {
   x0: number;
   y0: number;
@@ -54,6 +58,8 @@ export interface Page {
   height: number;
   /** Where the words came from; 'empty' when neither text layer nor OCR found any. */
   source: WordSource | 'empty';
+  /** The engine that read the page, when OCR did. */
+  ocrEngine?: OcrEngineName;
   lines: Line[];
   /**
    * Set when OCR read the page turned by a quarter or straightened: how its

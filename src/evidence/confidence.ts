@@ -11,6 +11,7 @@
  */
 import { CONFIDENCE_MODEL } from './confidence-model.js';
 import type { ValueFeatures, ValueKind } from './features.js';
+import type { OcrEngineName } from '../document/document.js';
 
 /** The fitted constants (a plain literal, checked against the types here). */
 const FITTED: ConfidenceModel = CONFIDENCE_MODEL;
@@ -42,13 +43,25 @@ export interface KindModel {
   weights: number[];
 }
 
-/** Fitted on the documents it names; `combine` are the constants for a language model's answer checked against the rules engine. */
-export interface ConfidenceModel {
+/** One model per kind of value, fitted on the documents it names. */
+export interface KindModels {
   fittedOn: string;
-  features: readonly string[];
   kinds: Record<ValueKind, KindModel>;
+}
+
+/**
+ * A set of kind models per OCR engine (an engine's 0.95 is not another's),
+ * each fitted with the text-layer documents too; `combine` are the constants
+ * for a language model's answer checked against the rules engine.
+ */
+export interface ConfidenceModel {
+  features: readonly string[];
+  byOcr: Record<OcrEngineName, KindModels>;
   combine: ReadingCombination;
 }
+
+/** The set for values that no OCR engine read (a PDF's text layer): the default engine's, fitted on the same text-layer documents as every set. */
+const TEXT_LAYER_SET: OcrEngineName = 'paddle';
 
 /**
  * Bayes' rule for two readings: `modelPrior` is how often the language
@@ -97,7 +110,7 @@ export function sigmoid(x: number): number {
 
 /** The probability that a value read by the rules engine (or any engine on its own) is right. */
 export function singleReadingConfidence(features: ValueFeatures, model: ConfidenceModel = FITTED): number {
-  const { intercept, weights } = model.kinds[features.kind];
+  const { intercept, weights } = model.byOcr[features.ocrEngine ?? TEXT_LAYER_SET].kinds[features.kind];
   const inputs = featureVector(features);
   let logit = intercept;
   inputs.forEach((input, i) => (logit += (weights[i] ?? 0) * input));

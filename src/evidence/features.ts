@@ -12,7 +12,7 @@ import { findDates, findTimes } from '../extract/dates.js';
 import type { ValueRole, ValueSource } from '../extract/provenance.js';
 import { viewSchema, type SchemaView } from '../extract/schema-view.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import { wordAt, type Document } from '../document/document.js';
+import { wordAt, type Document, type OcrEngineName } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';
 import type { DocumentIndex } from './document-index.js';
@@ -40,6 +40,8 @@ export interface ValueFeatures {
   exactness: number;
   /** All of its words come from a PDF's text layer (no OCR). */
   textLayer: boolean;
+  /** The OCR engine that read its page (absent for a text layer or a value not located): the confidence model is fitted per engine. */
+  ocrEngine?: OcrEngineName;
   /** Lowest OCR confidence among its words (1 for text-layer words; 0 when not located): a value is as sure as its weakest word. */
   ocrMin: number;
   /** Lowest probability of any one of its characters, where OCR gives one (else its words' confidence): one misread digit makes a wrong date. */
@@ -182,7 +184,9 @@ function inAnswerSum(pointer: string, amounts: ReadonlyMap<string, number> | und
 /** The features of the value at `pointer`, read from `source` (undefined when the engine did not say where). */
 export function valueFeatures(pointer: string, value: unknown, source: ValueSource | undefined, agreement: Agreement, context: FeatureContext): ValueFeatures {
   const refs = source?.words ?? [];
-  const words = refs.map((ref) => wordAt(context.document, ref)?.word).filter((word) => word !== undefined);
+  const found = refs.map((ref) => wordAt(context.document, ref)).filter((at) => at !== undefined);
+  const words = found.map((at) => at.word);
+  const ocrEngine = found.find((at) => at.word.source === 'ocr')?.page.ocrEngine;
   const lines = new Set(refs.filter((ref) => wordAt(context.document, ref)).map((ref) => `${ref.file}/${ref.page}/${ref.line}`)).size;
   const kind = valueKind(value, schemaAt(context.schema, pointer), lines, source?.role);
   const printed = words.map((word) => word.text).join(' ');
@@ -192,6 +196,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     located: words.length > 0,
     exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
+    ...(ocrEngine ? { ocrEngine } : {}),
     ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
     weakestLetter: words.length > 0 ? minOf(words, (word) => Math.min(word.confidence, word.weakest ?? 1)) : 0,
     clarity: context.index.clarity(refs[0]),

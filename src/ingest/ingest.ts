@@ -124,7 +124,7 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
     const repaired = line.words.map((word, i) => ({ ...word, text: repairConfusables(word.text, line.words[i - 1]?.text) }));
     return { ...line, words: repaired, text: repaired.map((word) => word.text).join(' ') };
   });
-  const repairedPage = { ...page, lines };
+  const repairedPage: Page = { ...page, lines, ...(page.source === 'ocr' ? { ocrEngine: deps.ocr.name } : {}) };
   return isIdentity(toInput) ? repairedPage : { ...repairedPage, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 

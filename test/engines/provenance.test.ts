@@ -104,6 +104,8 @@ describe('provenance: the words each value was read from', function () {
       const [total] = wordsOf(outcome.document, outcome.provenance.get('/total'));
       expect(total!.word.text).to.equal(RECEIPT_EXPECTED.total);
       expect(total!.word.source).to.equal('ocr');
+      // the page names the engine that read it: its confidences are calibrated per engine
+      expect(outcome.document.files[0]!.pages[0]!.ocrEngine).to.equal(services.ocr.name);
       const lines = outcome.document.files[0]!.pages[0]!.lines;
       // the last line of the receipt, right of its label
       expect(total!.ref.line).to.equal(lines.length - 1);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { combineReadings, singleReadingConfidence } from '../../src/evidence/confidence.js';
+import { combineReadings, FEATURE_NAMES, sigmoid, singleReadingConfidence, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
 import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
-import { exactness, irregular, schemaAt, valueFeatures, valueKind, type ValueFeatures } from '../../src/evidence/features.js';
+import { exactness, irregular, schemaAt, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
 import type { Document, Page } from '../../src/document/document.js';
 import { undoQuarterTurn } from '../../src/document/page-frame.js';
@@ -125,7 +125,7 @@ describe('evidence: what is known about a value', () => {
 
   it('knows how cleanly OCR read the value\'s page (the median word confidence) and a value\'s weakest character', () => {
     const document = buildDocument([['Total 10.80', 'Tax 0.80'], ['Paid 10.80']]);
-    const [first, second] = document.files[0]!.pages;
+    const first = document.files[0]!.pages[0];
     first!.lines.flatMap((line) => line.words).forEach((word, i) => Object.assign(word, { source: 'ocr', confidence: [0.5, 0.6, 0.7, 0.9][i] }));
     const index = new DocumentIndex(document);
     expect(index.clarity({ file: 0, page: 0 })).to.equal(0.7);
@@ -136,6 +136,10 @@ describe('evidence: what is known about a value', () => {
     const features = (refs: ReturnType<typeof ref>[]) => valueFeatures('/total', 10.8, { words: refs }, 'none', { document, index, schema });
     // no character probabilities (Tesseract, a text layer): the word's own confidence stands in
     expect(features([ref(0, 1)])).to.include({ weakestLetter: 0.6, ocrMin: 0.6, clarity: 0.7 });
+    // the engine that read the page; none for a text layer
+    first!.ocrEngine = 'tesseract';
+    expect(features([ref(0, 1)]).ocrEngine).to.equal('tesseract');
+    expect(features([ref(0, 1, 1)])).to.not.have.property('ocrEngine');
     expect(features([])).to.include({ weakestLetter: 0, located: false });
   });
 
@@ -180,6 +184,14 @@ describe('evidence: confidence', () => {
     expect(singleReadingConfidence({ ...date, irregular: true })).to.be.below(singleReadingConfidence(date));
     const name = { ...base, kind: 'name' as const, ocrMin: 0.99 };
     expect(singleReadingConfidence({ ...name, legalForm: true })).to.be.above(singleReadingConfidence(name));
+  });
+
+  it('scores a value with the set fitted for the OCR engine that read it, and a text layer\'s with the default engine\'s', () => {
+    const flat = (intercept: number) => ({ fittedOn: 'test', kinds: Object.fromEntries(VALUE_KINDS.map((kind): [ValueKind, KindModel] => [kind, { intercept, weights: [] }])) as Record<ValueKind, KindModel> });
+    const model: ConfidenceModel = { features: FEATURE_NAMES, byOcr: { paddle: flat(2), tesseract: flat(-1) }, combine: { fitted: false, modelPrior: Object.fromEntries(VALUE_KINDS.map((kind) => [kind, 0.5])) as Record<ValueKind, number>, coincidence: 0.3 } };
+    expect(singleReadingConfidence({ ...base, ocrEngine: 'paddle' }, model)).to.be.closeTo(sigmoid(2), 1e-12);
+    expect(singleReadingConfidence({ ...base, ocrEngine: 'tesseract' }, model)).to.be.closeTo(sigmoid(-1), 1e-12);
+    expect(singleReadingConfidence({ ...base, textLayer: true }, model)).to.be.closeTo(sigmoid(2), 1e-12);
   });
 
   it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {

@@ -5,11 +5,10 @@
  * Both engines (paddle/, tesseract/) implement it; ingest and the HTTP
  * layer see only this.
  */
-import type { Affine, Word } from '../../document/document.js';
+import type { Affine, OcrEngineName, Word } from '../../document/document.js';
 import type { GreyRaster } from '../../document/raster.js';
 
-export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
-export type OcrEngineName = (typeof OCR_ENGINE_NAMES)[number];
+export { OCR_ENGINE_NAMES, type OcrEngineName } from '../../document/document.js';
 
 /** One page's OCR result. */
 export interface OcrResult {
