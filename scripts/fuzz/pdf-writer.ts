@@ -37,6 +37,90 @@ export function inflatingContent(megabytes: number, text: boolean): Buffer {
   return flateStream('', text ? Buffer.concat([Buffer.from('BT /F1 0.001 Tf 72 700 Td ('), filler, Buffer.from(') Tj ET')]) : filler);
 }
 
+/** LZW as PDF writes it (EarlyChange 1): a clear code, codes widening as the reader's table grows, the end code. */
+export function lzwEncode(data: Buffer): Buffer {
+  const table = new Map<number, number>();
+  const out: number[] = [];
+  let buffered = 0;
+  let bits = 0;
+  let emitted = 0;
+  /** Writes a code at the width the reader will read it with; clear and end codes do not add to its table. */
+  const emit = (code: number, addsEntry = true) => {
+    // the reader's table lags one code behind the writer's
+    const readerNext = Math.min(4096, 258 + Math.max(0, emitted - 1));
+    let width = 9;
+    while (width < 12 && readerNext + 1 >= 1 << width) width++;
+    buffered = (buffered << width) | code;
+    bits += width;
+    while (bits >= 8) {
+      out.push((buffered >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+    buffered &= (1 << bits) - 1;
+    if (addsEntry) emitted++;
+  };
+  emit(256, false);
+  let next = 258;
+  let w = data[0]!;
+  for (let i = 1; i < data.length; i++) {
+    const key = w * 256 + data[i]!;
+    const known = table.get(key);
+    if (known !== undefined) {
+      w = known;
+      continue;
+    }
+    emit(w);
+    if (next < 4096) table.set(key, next++);
+    w = data[i]!;
+  }
+  emit(w);
+  emit(257, false);
+  if (bits > 0) out.push((buffered << (8 - bits)) & 0xff);
+  return Buffer.from(out);
+}
+
+/** ASCII base-85 as PDF writes it: four bytes as five characters ("z" for four zero bytes), ending "~>". */
+export function ascii85Encode(data: Buffer): string {
+  let text = '';
+  for (let i = 0; i < data.length; i += 4) {
+    const chunk = Buffer.alloc(4);
+    data.copy(chunk, 0, i, i + 4);
+    const n = Math.min(4, data.length - i);
+    let value = chunk.readUInt32BE();
+    if (value === 0 && n === 4) {
+      text += 'z';
+      continue;
+    }
+    const digits: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(String.fromCharCode(33 + (value % 85)));
+      value = Math.floor(value / 85);
+    }
+    text += digits.slice(0, n + 1).join('');
+  }
+  return `${text}~>`;
+}
+
+/**
+ * A content stream of `megabytes` MB of one word in LZW (some 400 bytes per
+ * MB, each code standing for up to 4,096 letters) or RunLength (2 bytes for
+ * every 128).
+ */
+export function expandingContent(megabytes: number, filter: 'LZWDecode' | 'RunLengthDecode'): Buffer {
+  const filler = Buffer.alloc(Math.round(megabytes * 1024 * 1024), 0x61);
+  const content = Buffer.concat([Buffer.from('BT /F1 0.001 Tf 72 700 Td ('), filler, Buffer.from(') Tj ET')]);
+  if (filter === 'LZWDecode') return stream('/Filter /LZWDecode', lzwEncode(content));
+  // literal runs for the text around the letters, then runs of 128 "a"s
+  const head = content.subarray(0, 27);
+  const tail = content.subarray(content.length - 7);
+  const runs = Buffer.alloc(2 * Math.floor(filler.length / 128), 0);
+  for (let i = 0; i < runs.length; i += 2) {
+    runs[i] = 129;
+    runs[i + 1] = 0x61;
+  }
+  return stream('/Filter /RunLengthDecode', Buffer.concat([Buffer.from([head.length - 1]), head, runs, Buffer.from([tail.length - 1]), tail, Buffer.from([128])]));
+}
+
 /** Objects numbered from 1 in order, a cross-reference table (damaged as asked) and a trailer. */
 export function rawPdf(objects: PdfObject[], options: RawPdfOptions = {}): Buffer {
   const parts: Buffer[] = [Buffer.from(`${options.header ?? '%PDF-1.7'}\n%\xe2\xe3\xcf\xd3\n`, 'latin1')];

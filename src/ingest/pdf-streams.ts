@@ -9,9 +9,11 @@
  *
  * The scan reads the raw bytes, not the object graph: every `stream` keyword,
  * the dictionary before it, the data up to the next `endstream` (a lying
- * /Length cannot hide data). FlateDecode (chains of it too) and ASCIIHexDecode
- * are decoded with a bounded output; decoding stops at any other filter and
- * the check applies to what was decoded so far.
+ * /Length cannot hide data). FlateDecode, LZWDecode and RunLengthDecode (the
+ * filters that expand: LZW up to some 2,700 times, RunLength 64) and the ASCII
+ * encodings, in any chain, are decoded with a bounded output; decoding stops
+ * at any other filter (DCT, JPX, CCITT, JBIG2: images) and the check applies
+ * to what was decoded so far.
  */
 import { createInflate, constants as zlibConstants } from 'node:zlib';
 
@@ -107,12 +109,151 @@ function hexDecode(data: Buffer): Buffer {
   return Buffer.from(digits.length % 2 ? `${digits}0` : digits, 'hex');
 }
 
+/** ASCII base-85 ("<~ ... ~>"): five characters to four bytes, "z" for four zero bytes; at most four times its input. */
+function ascii85Decode(data: Buffer, limit: number): Buffer {
+  const out = Buffer.alloc(Math.min(limit + 4, data.length * 4 + 4));
+  let size = 0;
+  let group = 0;
+  let count = 0;
+  let i = data[0] === 0x3c && data[1] === 0x7e ? 2 : 0; // "<~"
+  for (; i < data.length && size <= limit; i++) {
+    const c = data[i]!;
+    if (c === 0x7e) break; // "~>"
+    if (c === 0x7a && count === 0) {
+      size += 4; // "z": four zero bytes (the buffer is zeroed)
+      continue;
+    }
+    if (c < 0x21 || c > 0x75) continue; // white space and anything else pdf.js skips
+    group = group * 85 + (c - 0x21);
+    if (++count === 5) {
+      out.writeUInt32BE(group >>> 0, size);
+      size += 4;
+      group = 0;
+      count = 0;
+    }
+  }
+  if (count > 1 && size <= limit) {
+    // a short last group: padded with "u", as many bytes as characters less one
+    for (let k = count; k < 5; k++) group = group * 85 + 84;
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(group >>> 0);
+    tail.copy(out, size, 0, count - 1);
+    size += count - 1;
+  }
+  return out.subarray(0, Math.min(size, out.length));
+}
+
+/** RunLength: a length byte n, then n + 1 bytes as they are (n < 128) or one byte 257 - n times (n > 128); 128 ends. */
+function runLengthDecode(data: Buffer, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let i = 0; i < data.length && size <= limit; ) {
+    const n = data[i++]!;
+    if (n === 128) break;
+    if (n < 128) {
+      const literal = data.subarray(i, i + n + 1);
+      chunks.push(literal);
+      size += literal.length;
+      i += n + 1;
+    } else if (i < data.length) {
+      chunks.push(Buffer.alloc(257 - n, data[i++]!));
+      size += 257 - n;
+    }
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * LZW as PDF writes it: codes of 9 to 12 bits, most significant bit first,
+ * 256 clears the table, 257 ends; with EarlyChange 1 (the default) the code
+ * width grows one code early. A full table is kept (no clear needed), so a
+ * code can stand for 4,096 bytes: the filter's bomb.
+ */
+function lzwDecode(data: Buffer, limit: number, earlyChange: number): Buffer {
+  const prefix = new Int32Array(4096);
+  const suffix = new Uint8Array(4096);
+  const length = new Uint16Array(4096);
+  for (let code = 0; code < 256; code++) {
+    suffix[code] = code;
+    length[code] = 1;
+  }
+  // grown as needed: a font program's limit is 64 MB, most streams decode to far less
+  let out = Buffer.alloc(Math.min(limit + 4097, Math.max(65536, data.length * 4)));
+  let size = 0;
+  let next = 258;
+  let width = 9;
+  let previous = -1;
+  let bits = 0;
+  let buffered = 0;
+  const write = (code: number) => {
+    // the string of `code`, written from its last byte back to its first
+    const end = size + length[code]!;
+    if (end > out.length) {
+      const grown = Buffer.alloc(Math.min(limit + 4097, Math.max(end, out.length * 2)));
+      out.copy(grown, 0, 0, size);
+      out = grown;
+    }
+    for (let at = end - 1, c = code; at >= size; at--, c = prefix[c]!) out[at] = suffix[c]!;
+    size = end;
+  };
+  for (let i = 0; i < data.length && size <= limit; ) {
+    while (bits < width && i < data.length) {
+      buffered = ((buffered << 8) | data[i++]!) & 0xffffff;
+      bits += 8;
+    }
+    if (bits < width) break;
+    const code = (buffered >>> (bits - width)) & ((1 << width) - 1);
+    bits -= width;
+    if (code === 257) break;
+    if (code === 256) {
+      next = 258;
+      width = 9;
+      previous = -1;
+      continue;
+    }
+    if (previous < 0) {
+      if (code > 255) break; // damaged: pdf.js stops there too
+      write(code);
+      previous = code;
+      continue;
+    }
+    let first: number;
+    if (code < next) {
+      write(code);
+      first = out[size - length[code]!]!;
+    } else if (code === next) {
+      // the string of the previous code and its own first byte
+      const start = size;
+      write(previous);
+      first = out[start]!;
+      write(first);
+    } else break;
+    if (next < 4096) {
+      prefix[next] = previous;
+      suffix[next] = first;
+      length[next] = Math.min(length[previous]! + 1, 4096);
+      next++;
+    }
+    if (next + earlyChange >= 1 << width && width < 12) width++;
+    previous = code;
+  }
+  return out.subarray(0, size);
+}
+
+/** EarlyChange from the dictionary's /DecodeParms (1 unless it says 0). */
+function earlyChangeOf(dictionary: string): number {
+  return /\/EarlyChange\s+0/.test(dictionary) ? 0 : 1;
+}
+
 /** The stream decoded through as many of its filters as the scan knows, stopping once past `limit`. */
-async function decodedPrefix(data: Buffer, filters: string[], limit: number): Promise<Buffer> {
+export async function decodedPrefix(data: Buffer, filters: string[], limit: number, dictionary = ''): Promise<Buffer> {
   let bytes = data;
   for (const filter of filters) {
     if (bytes.length > limit) break;
     if (filter === 'FlateDecode' || filter === 'Fl') bytes = await boundedInflate(bytes, limit);
+    else if (filter === 'LZWDecode' || filter === 'LZW') bytes = lzwDecode(bytes, limit, earlyChangeOf(dictionary));
+    else if (filter === 'RunLengthDecode' || filter === 'RL') bytes = runLengthDecode(bytes, limit);
+    else if (filter === 'ASCII85Decode' || filter === 'A85') bytes = ascii85Decode(bytes, limit);
     else if (filter === 'ASCIIHexDecode' || filter === 'AHx') bytes = hexDecode(bytes);
     else break;
   }
@@ -126,7 +267,7 @@ export async function findOversizedStream(pdf: Uint8Array, maxBytes: number): Pr
     const { text, objectNumber } = ownDictionary(raw.dictionary);
     const limit = limitFor(text, maxBytes);
     if (limit === undefined) continue;
-    const decoded = await decodedPrefix(raw.data, filtersOf(text), limit);
+    const decoded = await decodedPrefix(raw.data, filtersOf(text), limit, text);
     if (decoded.length > limit) return { objectNumber, decodedBytes: decoded.length, limit };
   }
   return undefined;

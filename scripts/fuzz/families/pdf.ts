@@ -5,7 +5,7 @@
  * that nest, inflate to hundreds of megabytes or hold one 100,000-character line.
  */
 import { basicSchema, DOCUMENT_LINES, DOCUMENT_MARKERS, entry, memo, requestCase, type Family, type FuzzCase } from '../case.js';
-import { flateStream, HELVETICA, inflatingContent, onePagePdf, pdfString, rawPdf, stream, textContent, type XrefDamage } from '../pdf-writer.js';
+import { expandingContent, flateStream, HELVETICA, inflatingContent, onePagePdf, pdfString, rawPdf, stream, textContent, type XrefDamage } from '../pdf-writer.js';
 import type { Random } from '../random.js';
 import { buildPdf } from '../../../test/fixtures/pdfs.js';
 
@@ -170,6 +170,13 @@ const variants: Array<[Variant, number]> = [
     const content = memo(`bomb ${megabytes} ${text}`, () => inflatingContent(megabytes, text));
     // past MAX_PDF_STREAM_MB (8 MB): refused before pdf.js reads it
     return pdfCase(`content stream inflating to ${megabytes} MB of ${text ? 'one word' : 'spaces'}`, onePagePdf({ content }), { allowed: [400] });
+  }, 1],
+  [(rng) => {
+    // the same bomb in the other filters that expand: LZW (some 2,700 times) and RunLength (64 times)
+    const megabytes = rng.pick([20, 300]);
+    const filter = rng.pick(['LZWDecode', 'RunLengthDecode'] as const);
+    const content = memo(`${filter} ${megabytes}`, () => expandingContent(megabytes, filter));
+    return pdfCase(`${filter} content stream of ${megabytes} MB of one word`, onePagePdf({ content }), { allowed: [400] });
   }, 1],
   [(rng) => {
     // a font program of random bytes, a Type3 font whose glyph draws itself
