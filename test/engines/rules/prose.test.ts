@@ -149,6 +149,17 @@ describe('rules engine: values stated in prose', () => {
     expect(result.parties).to.deep.equal(['ENPATH MEDICAL, INC.', 'GREATBATCH, INC.']);
   });
 
+  it('never takes a term the agreement defines in quotes for a party, nor a party\'s quoted short name for another party', async () => {
+    // no "between" clause and no signature block: the names before role labels are all there is
+    const letter = contract(
+      'Acme Holdings, Inc. (the “Company”) will furnish you with information about its business (collectively, the “Evaluation Material”); provided that any Evaluation Material may be disclosed to your Representatives (as defined below) (the “Permitted Recipients”).',
+      ...BOILERPLATE,
+    );
+    expect((await extract(letter, ndaSchema)).parties).to.deep.equal(['Acme Holdings, Inc.']);
+    const short = contract('This Agreement is made as of May 1, 2010 between Verso Paper Holdings LLC (“Verso Paper”) and Michael Weinhold (“Executive”).', ...BOILERPLATE);
+    expect((await extract(short, ndaSchema)).parties).to.deep.equal(['Verso Paper Holdings LLC', 'Michael Weinhold']);
+  });
+
   it('leaves receipt-like documents to the labels', async () => {
     const receipt = buildDocument(['ACME MART', 'Date: 12/03/2024', 'Total   9.99']);
     expect(await extract(receipt, { type: 'object', properties: { effective_date: { type: 'string', format: 'date' } } })).to.deep.equal({ effective_date: '2024-03-12' });

@@ -29,13 +29,29 @@ export function isPartyList(hints: FieldHints): boolean {
 /** The parties, each once, as readings: the name and the words it was read from. */
 export function readParties(lines: readonly RuleLine[]): Reading[] {
   const opening = readSentences(lines).slice(0, OPENING_SENTENCES);
+  const defined = definedTerms(lines);
+  // a term the agreement defines in quotes ('(the "Evaluation Material")') is a thing, never a party: a party's quotes hold its role
+  const parties = (names: readonly Reading[]) => unique(names.filter((name) => !defined.has(folded(String(name.value)))));
   // the defining clause gives each party a role label; a title ("CONTRACT BETWEEN X AND Y") may cite another document
-  const lists = opening.map(partiesBetween).filter((list) => list.names.length > 0);
+  const lists = opening.map((sentence) => partiesBetween(sentence)).map((list) => ({ ...list, names: parties(list.names) })).filter((list) => list.names.length > 0);
   const between = lists.find((list) => list.labelled) ?? lists[0];
-  if (between) return unique(between.names);
-  const signed = signatureNames(lines);
-  if (signed.length > 0) return unique(signed);
-  return unique(opening.slice(0, 10).flatMap(roleLabelledNames));
+  if (between) return between.names;
+  const signed = parties(signatureNames(lines));
+  if (signed.length > 0) return signed;
+  return parties(opening.slice(0, 10).flatMap(roleLabelledNames));
+}
+
+/** Quoted terms of at most a few words, folded: '(the "Evaluation Material")', '(“Prior Inventions”)'. */
+const QUOTED_TERM = /["“]([^"“”]{2,60})["”]/g;
+
+function definedTerms(lines: readonly RuleLine[]): Set<string> {
+  const terms = new Set<string>();
+  for (const line of lines) for (const match of line.text.matchAll(QUOTED_TERM)) terms.add(folded(match[1]!));
+  return terms;
+}
+
+function folded(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** A parenthetical with a quoted term: ("Company"), (the "Recipient"), (hereinafter referred to as "MICHIGAN"). */
@@ -156,7 +172,7 @@ function unique(names: readonly Reading[]): Reading[] {
   const result: Reading[] = [];
   for (const name of names) {
     const text = String(name.value);
-    const key = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    const key = folded(text);
     if (key === '' || seen.has(key)) continue;
     seen.add(key);
     result.push({ ...name, value: text.trim() });
