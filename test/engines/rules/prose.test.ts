@@ -160,6 +160,13 @@ describe('rules engine: values stated in prose', () => {
     expect((await extract(short, ndaSchema)).parties).to.deep.equal(['Verso Paper Holdings LLC', 'Michael Weinhold']);
   });
 
+  it('reads parties whose role label holds a bracket of its own, after a place before "by", and after "Ph.D."', async () => {
+    const nested = contract('This Agreement is entered into as of August 11, 2011, between AMGEN INC., a Delaware corporation (together with its Affiliates (as defined in section 14), “Amgen”), and MICROMET, INC., a Delaware corporation (together with its Affiliates, “Micromet”).', ...BOILERPLATE);
+    expect((await extract(nested, ndaSchema)).parties).to.deep.equal(['AMGEN INC.', 'MICROMET, INC.']);
+    const placed = contract('This Agreement made and entered into in Cambridge, Massachusetts, by Jeffrey M. Leiden, M.D., Ph.D. (the “Executive”) and Vertex Pharmaceuticals Incorporated (the “Company”), effective as of the first day of employment.', ...BOILERPLATE);
+    expect((await extract(placed, ndaSchema)).parties).to.deep.equal(['Jeffrey M. Leiden', 'Vertex Pharmaceuticals Incorporated']);
+  });
+
   it('leaves receipt-like documents to the labels', async () => {
     const receipt = buildDocument(['ACME MART', 'Date: 12/03/2024', 'Total   9.99']);
     expect(await extract(receipt, { type: 'object', properties: { effective_date: { type: 'string', format: 'date' } } })).to.deep.equal({ effective_date: '2024-03-12' });

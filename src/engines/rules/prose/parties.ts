@@ -54,8 +54,13 @@ function folded(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** A parenthetical with a quoted term: ("Company"), (the "Recipient"), (hereinafter referred to as "MICHIGAN"). */
-const ROLE_LABEL = /\([^()]*\)/g;
+/**
+ * A parenthetical with a quoted term: ("Company"), (the "Recipient"),
+ * (hereinafter referred to as "MICHIGAN"), also with one bracket inside:
+ * (together with its Affiliates (as defined in section 14), "Amgen"). The
+ * alternatives start with different characters, so the match is linear.
+ */
+const ROLE_LABEL = /\((?:[^()]|\([^()]*\))*\)/g;
 const QUOTE = /["“”]/;
 
 /**
@@ -68,7 +73,8 @@ function roleLabels(text: string): RegExpMatchArray[] {
 
 /** Names after "between" / "among" / "entered into by" in one sentence; `labelled` when they came with role labels. */
 function partiesBetween(sentence: Sentence): { names: Reading[]; labelled: boolean } {
-  const keyword = /\b(?:between|among|amongst|(?:entered into|made|executed)(?: and entered into)? by)\s+/i.exec(sentence.text);
+  // "made and entered into in Cambridge, Massachusetts, by X": a place may come before "by"
+  const keyword = /\b(?:between|among|amongst|(?:entered into|made|executed)(?: and entered into)?(?: (?:in|at) [^,()]{1,40}(?:, [^,()]{1,30})?,)? by)\s+/i.exec(sentence.text);
   if (!keyword) return { names: [], labelled: false };
   const listStart = keyword.index + keyword[0].length;
   const list = sentence.text.slice(listStart);

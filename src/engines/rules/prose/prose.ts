@@ -142,7 +142,7 @@ function endsRun(line: RuleLine, rightEdge: number): boolean {
   return width > 0 && rightEdge - lineEnd(line) > 0.25 * width;
 }
 
-const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'vs', 'v', 'etc', 'e.g', 'i.e', 'u.s', 'sec', 'art', 'para', 'p', 'pp', 'approx', 'dept', 'est', 'ft', 'n.a', 'l.p', 'l.l.c', 'llc']);
+const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'ph.d', 'esq', 'vs', 'v', 'etc', 'e.g', 'i.e', 'u.s', 'sec', 'art', 'para', 'p', 'pp', 'approx', 'dept', 'est', 'ft', 'n.a', 'l.p', 'l.l.c', 'llc']);
 const SENTENCE_END = /[.!?]["”’)]*\s+(?=["“‘(]?[\p{Lu}\p{N}(])/gu;
 
 /** Longer words before a full stop are never abbreviations, initials or enumerators. */
