@@ -28,7 +28,8 @@ prints in-sample and cross-validated calibration per dataset, and with
   --note TEXT what the reports are (e.g. which OCR read the documents), kept
               in the model file beside the datasets
   --folds N   cross-validation folds, documents kept together (default 5)
-  --l2 X      penalty on the weights (default 1)
+  --l2 X      penalty on the weights (default 0.5, chosen by the held-out
+              calibration of the dev sets among 0.5, 0.7, 1, 1.5 and 2)
 
 Several reports may read the same documents differently (e.g. with each OCR
 engine); they are fitted together and reported apart.`;
@@ -132,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { write: { type: 'boolean' }, note: { type: 'string' }, folds: { type: 'string', default: '5' }, l2: { type: 'string', default: '1' }, help: { type: 'boolean', short: 'h' } },
+    options: { write: { type: 'boolean' }, note: { type: 'string' }, folds: { type: 'string', default: '5' }, l2: { type: 'string', default: '0.5' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help || positionals.length === 0) {
     process.stderr.write(`${USAGE}\n`);

@@ -231,6 +231,18 @@ describe('rules engine on receipts', () => {
       expect((await extractFinal(engine, buildDocument(['HARBOUR CAFE', '12 Harbour Road']), storeSchema)).provenance.get('/store_name')).to.include({ role: 'business-name' });
     });
 
+    it('ends an address at a line of labelled fields, and keeps an address line OCR put a colon in', async () => {
+      const fields = await extract(buildDocument(['CORNER GRILL', '8466 Castleton Corner Drive', 'Indianapolis, IN 46250', 'User: POS1 Station: 10701', 'Mesa : 4 Camarero : 1', 'Total 10.00']), storeSchema);
+      expect(fields.store_address).to.equal('8466 Castleton Corner Drive Indianapolis, IN 46250');
+      const spanish = await extract(buildDocument(['BAR PORTO', 'Calle Far, 7 07691. Porto Petro', 'Mesa numero: 6', '2 Copa Vino 7,00']), storeSchema);
+      expect(spanish.store_address).to.equal('Calle Far, 7 07691. Porto Petro');
+      const colon = await extract(buildDocument(['MAJU STATIONERY SDN BHD', '44 JALAN SS21/58 DAMANSARA UTAMA', '47400 PETALING: JAYA', 'Total 10.00']), storeSchema);
+      expect(colon.store_address).to.equal('44 JALAN SS21/58 DAMANSARA UTAMA 47400 PETALING: JAYA');
+      // a label that opens an address is no field of the receipt
+      const headOffice = await extract(buildDocument(['KEDAI BUKU SDN BHD', 'HQ: 7, J1n SS21/34, 47400 PJ', 'Total 10.00']), storeSchema);
+      expect(headOffice.store_address).to.equal('HQ: 7, J1n SS21/34, 47400 PJ');
+    });
+
     it('leaves the address null when the header holds only contact lines and weighed items', async () => {
       const result = await extract(
         buildDocument(['Waitrose', 'Dubai Mall : 04-4340700', 'Head Office : 04-3555250', 'Be a responsible shopper', 'HUMMUS             20,25', '0.236 KG 7    SP']),

@@ -57,7 +57,29 @@ export const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 /** "ST# 1234 OP# 00001 TE# 01": a line of numbered ids (store, operator, terminal), not "Suite #200". */
 const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;
 
+/**
+ * "Mesa : 4", "User: P0S1 Station: 10701", "Open: 11:42 AM": a labelled
+ * field of the receipt. "No: 12" is a house number, "HQ:" or "Address:" opens
+ * an address, and a line is still an
+ * address when its address comes before the colon OCR put in it ("47400
+ * PETALING: JAYA") or it has both a street and a postcode ("HQ: 7, Jln
+ * SS21/34, 47400 PJ").
+ */
+const FIELD_LABEL = /(?<!\p{L})(?!(?:no|hq|address|addr|alamat|adresse|direcci[oó]n|indirizzo|anschrift)\b)\p{L}{2,}\.?\s?:\s?[\p{L}\p{N}]/iu;
+
+function fieldLabelAt(line: Pick<RuleLine, 'text'>): number | undefined {
+  const at = FIELD_LABEL.exec(line.text)?.index;
+  if (at === undefined) return undefined;
+  const addressFirst = addressEvidence({ text: line.text.slice(0, at) }) > 0;
+  return addressFirst || addressEvidence(line) >= 2 ? undefined : at;
+}
+
 function isAddressStop(line: RuleLine): boolean {
+  return endsAddress(line) || fieldLabelAt(line) !== undefined;
+}
+
+/** Contact details, ids, prices: what an address line may run into on its own line ("12 Main St   Tel: ..."). */
+function endsAddress(line: RuleLine): boolean {
   return ID_CODES.test(line.text) || NOT_ADDRESS.test(line.text) || PRICE.test(line.text) || WEIGHT.test(line.text) || phoneAt(line.text) !== undefined;
 }
 
@@ -99,8 +121,9 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
     if (isAddressStop(line)) {
       const before = textBeforeStop(line);
       // "12 Main St   Tel: ..." keeps its street; "Brezel   0,80" is an item, not the end of the address
+      // (a line of labelled fields, "Store #0139 Cashier: Dana", has no street before its label)
       const itemLine = PRICE.test(line.text) || WEIGHT.test(line.text);
-      if (picked.length > 0 && !itemLine && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
+      if (picked.length > 0 && endsAddress(line) && !itemLine && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
       if (picked.length > 0 || !isLeadIn(line)) break;
       continue;
     }
