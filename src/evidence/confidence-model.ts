@@ -11,10 +11,10 @@ export const CONFIDENCE_MODEL = {
   features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'legalForm', 'legalFormOcr', 'weakestLetter', 'clarity'],
   byOcr: {
     paddle: {
-      fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer): 1364 values, 2026-11-23, l2 0.5',
+      fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer): 1366 values, 2026-11-23, l2 0.5',
       kinds: {
         date: { intercept: 1.2901, weights: [-2.5228, 0.5241, 0, -0.7421, 0.3942, 1.3132, -0.5836, 0.5156, 0.6285, 0, -1.5783, 0, 0, 0, 0, -0.3162, 0.0376] },
-        time: { intercept: -1.5618, weights: [0, 1.23, 0, 0, -0.125, 0.1926, -0.5936, -0.8564, 0.5782, 0, 0, 0, 0, 0, 0, -0.0966, -0.1061] },
+        time: { intercept: -1.5318, weights: [0, 1.0594, 0, 0, -0.3119, 0.2913, -0.6379, -0.9203, 0.567, 0, 0, 0, 0, 0, 0, -0.0173, 0.0942] },
         amount: { intercept: -1.9614, weights: [-0.6866, 0.5661, 0, 0.5617, 0, 2.1164, -0.6116, 0.486, 1.1907, 0.6565, 0, 2.2191, 0.8433, 0, 0, -0.1831, -0.152] },
         code: { intercept: -0.9176, weights: [-0.0994, 1.0683, 0, 0, -1.3253, 1.1931, -0.8829, -0.7775, 0.3947, 0, -1.1617, 0, 0, 0, 0, -0.9566, 0.4123] },
         name: { intercept: -2.3222, weights: [-1.228, 0.388, 0, 0.8652, -1.006, 0.9868, -0.1777, -1.564, -0.363, 0, -0.231, 0, 0, 1.5329, -0.2014, -0.0977, 0.5932] },
@@ -27,7 +27,7 @@ export const CONFIDENCE_MODEL = {
       fittedOn: 'kleister-nda (text layer), sroie (tesseract), wildreceipt (tesseract): 1265 values, 2026-11-23, l2 0.5',
       kinds: {
         date: { intercept: 0.2072, weights: [-3.3992, 0.2618, 0, -0.7962, 0.5124, 1.019, -0.6083, 0.6959, 1.2966, 0, 0, 0, 0, 0, 0, 0.2618, 0.0487] },
-        time: { intercept: -1.1836, weights: [0, 0.1834, 0, 0, 0.0076, 0.1448, 0.0903, -0.3115, 0.5004, 0, 0, 0, 0, 0, 0, 0.1834, 0.8197] },
+        time: { intercept: -1.4777, weights: [0, 0.193, 0, 0, 0.1069, 0.0678, 0.0349, -0.3894, 0.4487, 0, 0, 0, 0, 0, 0, 0.193, 1.0525] },
         amount: { intercept: -3.2096, weights: [-1.6306, 0.2348, 0, -0.3133, 0, 2.9774, -0.4442, 0.1403, 1.1863, 0.6659, 0, 1.9138, -0.3253, 0, 0, 0.2348, 0.0911] },
         code: { intercept: -0.9205, weights: [-0.8634, 0.1667, 0, 0, 0.0639, 0.0999, -1.6484, -0.9409, 0.7601, 0, -0.6461, 0, 0, 0, 0, 0.1667, 0.6568] },
         name: { intercept: -3.348, weights: [-2.2067, 0.3788, 0, -0.003, -0.5229, 0.7125, -0.4489, -0.5119, -0.1926, 0, -1.9789, 0, 0, 1.2641, -0.2066, 0.3788, 0.3671] },

@@ -117,13 +117,21 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-const TIME_PATTERN = /(?<![\d:])(\d{1,2})\s?[:h]\s?(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*([ap])\.?\s?m\.?(?![a-z]))?(?:\s*(Z|[+-]\d{2}:?\d{2})(?![\d]))?(?![\d:])/gi;
+/**
+ * The meridiem as tills print it: "PM", "p.m.", "05:10:PM" (a colon before
+ * it), or one letter right after the minutes ("5:59P", "02:37a"; never one
+ * letter after a space, which may be the word "a"). A time starts after a
+ * label's colon ("Time :05:10") but not after a digit and a colon (the
+ * "23:02" of "1:23:02").
+ */
+const TIME_PATTERN = /(?<!\d)(?<!\d\s?:)(\d{1,2})\s?[:h]\s?(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*:?\s*([ap])\.?\s?m\.?(?![a-z])|([ap])(?![a-z\d]))?(?:\s*(Z|[+-]\d{2}:?\d{2})(?![\d]))?(?![\d:])/gi;
 
-/** Every clock time ("19:19", "8:35PM", "09:47:16 pm", "14h30") in the text. */
+/** Every clock time ("19:19", "8:35PM", "09:47:16 pm", "5:59P", "14h30") in the text. */
 export function findTimes(text: string): TimeMatch[] {
   const found: TimeMatch[] = [];
   for (const match of text.matchAll(TIME_PATTERN)) {
-    const [whole, h = '', m = '', s, meridiem, offset] = match;
+    const [whole, h = '', m = '', s, spelled, single, offset] = match;
+    const meridiem = spelled ?? single;
     let hour = Number(h);
     const minute = Number(m);
     const second = s === undefined ? 0 : Number(s);

@@ -179,7 +179,7 @@ describe('finalize: dates and times', () => {
       ['March 14, 2024 8:35PM', '2024-03-14T20:35:00Z'],
     ]);
     expectCases({ type: 'string', format: 'time' }, [['8:35PM', '20:35:00Z'], ['19:19', '19:19:00Z'], ['late', null]]);
-    expectCases({ type: 'string', description: 'Time as HH:MM (24-hour)' }, [['09:47:16PM', '21:47']]);
+    expectCases({ type: 'string', description: 'Time as HH:MM (24-hour)' }, [['09:47:16PM', '21:47'], ['5:59P', '17:59'], ['02:37a', '02:37'], ['05:10:PM', '17:10']]);
   });
 });
 

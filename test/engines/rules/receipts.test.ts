@@ -361,6 +361,17 @@ describe('rules engine on receipts', () => {
       expect(result).to.deep.equal({ date: '11/14/2015', time: '20:30:08' });
     });
 
+    it('keeps a meridiem printed as one letter or after a colon, as printed, and takes a time after a label\'s colon', async () => {
+      const stamp = async (...lines: string[]) => (await extract(buildDocument(['CORNER STORE', ...lines, 'TOTAL     9.99']), stampSchema)).time;
+      expect(await stamp('09-19-09 5:59P 0778/0004/0324/9')).to.equal('5:59P');
+      expect(await stamp('02:37a 10/10/13')).to.equal('02:37a');
+      expect(await stamp('19-Sep-2015 7:23:34P')).to.equal('7:23:34P');
+      expect(await stamp('Cashier : ZARINA Time :05:10:PM')).to.equal('05:10:PM');
+      // one letter after a space may be a word; the minutes of "1:23:02" are no time of their own
+      expect(await stamp('12/05/2017 12:30 a la carte')).to.equal('12:30');
+      expect(await stamp('12/05/2017 1:23:02')).to.equal('1:23:02');
+    });
+
     it('skips time ranges and dates glued into item codes', async () => {
       const result = await extract(buildDocument(['BALL PEN RC11-23-42', 'Happy hour 2:00 - 4:00', '15-03-18 15:41 SH01']), stampSchema);
       expect(result).to.deep.equal({ date: '15-03-18', time: '15:41' });
