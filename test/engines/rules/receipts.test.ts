@@ -167,6 +167,13 @@ describe('rules engine on receipts', () => {
       expect(result.phone).to.equal('67341782');
     });
 
+    it('takes no ZIP+4 code for a phone, and leaves a store number before a bracketed area code out', async () => {
+      const schema = schemaOf({ phone, address: nullableString('Address of the store as printed. null if not printed.') });
+      const result = await extract(buildDocument(['EASY MART', '1234 Main Street', 'Anytown, US 12345-6789', '(555) 123-4567', 'TOTAL 9.99']), schema);
+      expect(result).to.deep.equal({ phone: '(555) 123-4567', address: '1234 Main Street Anytown, US 12345-6789' });
+      expect((await extract(buildDocument(['KROGER', 'STORE 9416 (770)979-5667', 'TOTAL 9.99']), schemaOf({ phone }))).phone).to.equal('(770)979-5667');
+    });
+
     it('reads a number announced for both phone and fax ("Tel/Fax"), but not a fax number alone', async () => {
       expect((await extract(buildDocument(['FIVE STAR', 'Tel/Fax : 03-7877 9712']), schemaOf({ phone }))).phone).to.equal('03-7877 9712');
       expect((await extract(buildDocument(['FIVE STAR', 'Fax: 03-7877 9713']), schemaOf({ phone }))).phone).to.equal(null);

@@ -108,16 +108,27 @@ export function findUrls(text: string): Found[] {
 
 const PHONE = /(?<![\p{L}\p{N}])(?:\+\s?)?\(?\d{1,5}\)?(?:[ .\-/]?\(?\d{1,5}\)?){1,6}(?![\p{N}])/gu;
 
+/** A US ZIP+4 code ("12345-6789"), which the phone pattern would take for a number. */
+const ZIP_PLUS_FOUR = /^\d{5}-\d{4}$/;
+/** "9416 (770)979-5667": a store number before a whole North American number with its area code in brackets. */
+const NUMBER_BEFORE_NANP = /^(\d{3,}\s+)(\(\d{3}\)\s?\d{3}[ .-]\d{4})$/;
+
 export function findPhones(text: string): Found[] {
   const found: Found[] = [];
   for (const match of text.matchAll(PHONE)) {
-    const printed = match[0].trim();
+    let printed = match[0].trim();
+    let start = (match.index ?? 0) + match[0].indexOf(printed);
     const digits = printed.replace(/\D/g, '').length;
     if (digits < 7 || digits > 15) continue;
-    if (findDates(printed).length > 0) continue;
+    if (findDates(printed).length > 0 || ZIP_PLUS_FOUR.test(printed)) continue;
     // "14.50 29.00" is two amounts, not a phone number
     if (/\d[.,]\d{2}(?!\d)/.test(printed) && !/^\+?\d{2,4}\.\d{3}\.\d{3,4}$/.test(printed)) continue;
-    found.push({ value: printed, text: printed, start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, score: digits >= 9 ? 1 : 0.8 });
+    const lead = NUMBER_BEFORE_NANP.exec(printed);
+    if (lead) {
+      start += lead[1]!.length;
+      printed = lead[2]!;
+    }
+    found.push({ value: printed, text: printed, start, end: start + printed.length, score: digits >= 9 ? 1 : 0.8 });
   }
   return found;
 }
