@@ -6,7 +6,7 @@
  * letters with other digits are codes ("B4-03", "V3S 9N7", "100AM") and are
  * left alone. PP-OCR's recogniser makes these mistakes more often than
  * Tesseract (on the dev receipts "Y0RK", "Dieg0", "CAD0RNA"), Tesseract
- * too ("3R0 FLR").
+ * too ("3R0 FLR"). A "$" read as "S" before a price is put back.
  */
 
 const LETTER = /\p{L}/u;
@@ -64,7 +64,16 @@ function meridiemAfterTime(word: string, previous: string | undefined): string {
   return word;
 }
 
+/**
+ * "$" read as "S" before an amount with cents ("S4.50", "AMOUNT:S50.25"):
+ * both engines do this on receipt fonts, and an S glued to a price is no
+ * word. One after a letter ("BUS12.50") is left alone.
+ */
+function dollarBeforeAmount(word: string): string {
+  return word.replace(/(?<!\p{L})[Ss](?=\d{1,6}[.,]\d{2}$)/u, '$');
+}
+
 /** The word repaired; `previous` is the word before it on its line, if any. */
 export function repairConfusables(text: string, previous?: string): string {
-  return meridiemAfterTime(onesAfterLowerCase(osAmongDigits(zerosAmongLetters(text))), previous);
+  return meridiemAfterTime(dollarBeforeAmount(onesAfterLowerCase(osAmongDigits(zerosAmongLetters(text)))), previous);
 }

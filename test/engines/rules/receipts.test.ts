@@ -340,6 +340,10 @@ describe('rules engine on receipts', () => {
       expect(german).to.deep.equal({ store_address: 'Hauptstraße 12 80331 München', tax: '0,82', total: 'EUR 12,50' });
       const italian = await extract(buildDocument(['CAFFE TORINO', 'PIAZZA CADORNA N.23', 'STRESA (VB)', 'P.IVA 01838740031', 'TOTALE EURO   45,00']), wrSchema);
       expect(italian).to.deep.equal({ store_address: 'PIAZZA CADORNA N.23 STRESA (VB)', tax: null, total: '45,00' });
+      // "Rechnungsbetrag" (invoice amount), "Amt Due" and "Pay this amount" are totals too
+      expect(await totalOf(['3 x Tacos 0.40 1.20', 'Rechnungsbetrag EUR 8.70', 'Bar gegeben 10.00', 'Rückgeld 1.30'])).to.equal('8.70');
+      expect(await totalOf(['Food 28.95', '15:05 Amt Due', '28.95', 'CASH 30.00'])).to.equal('28.95');
+      expect(await totalOf(['SUBTOTAL 42.69', 'GST 3.29', 'PAY THIS AMOUNT:$50.25'])).to.equal('50.25');
     });
 
     it('keeps a currency printed after the amount when the description asks for the currency, and drops it otherwise', async () => {

@@ -22,6 +22,12 @@ describe('repairConfusables', () => {
     expect(repairConfusables('PH')).to.equal('PH');
   });
 
+  it('reads an S glued before a price as a dollar sign', () => {
+    expect(['S4.50', 'AMOUNT:S50.25', 's12,99'].map((word) => repairConfusables(word))).to.deep.equal(['$4.50', 'AMOUNT:$50.25', '$12,99']);
+    // not after a letter, not before a count or a long number
+    expect(['BUS12.50', 'S4', 'S12.5', 'S1234567.00', 'SALE'].map((word) => repairConfusables(word))).to.deep.equal(['BUS12.50', 'S4', 'S12.5', 'S1234567.00', 'SALE']);
+  });
+
   it('leaves numbers, codes and words without a mix-up alone', () => {
     const untouched = ['2018', '100AM', 'B4-03/04', 'V3S', '3R0', 'INV00', 'RM10.00', '0.00', 'NO.', 'OK', '1st', '1kg', 'x1', 'TOTAL', '6.25', '#03-15', 'SS15/4B'];
     expect(untouched.map((word) => repairConfusables(word))).to.deep.equal(untouched);

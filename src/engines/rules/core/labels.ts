@@ -22,9 +22,9 @@ interface ConceptEntry {
 const CONCEPTS: Record<Concept, ConceptEntry> = {
   total: {
     triggers: ['total', 'grand total', 'amount due', 'balance due', 'payable', 'total amount'],
-    labels: ['total', 'grand total', 'total due', 'amount due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'to pay', 'amount to pay', 'balance',
+    labels: ['total', 'grand total', 'total due', 'amount due', 'amt due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'to pay', 'amount to pay', 'pay this amount', 'balance',
       // the same labels on receipts in German, French, Italian, Spanish, Dutch, Portuguese
-      'summe', 'gesamt', 'gesamtbetrag', 'zu zahlen', 'montant total', 'net a payer', 'totale', 'importe', 'totaal', 'te betalen', 'a pagar'],
+      'summe', 'gesamt', 'gesamtbetrag', 'rechnungsbetrag', 'endbetrag', 'zu zahlen', 'montant total', 'net a payer', 'totale', 'importe', 'totaal', 'te betalen', 'a pagar'],
     negatives: ['sub', 'subtotal', 'tax', 'vat', 'gst', 'discount', 'discounts', 'saving', 'savings', 'saved', 'save', 'qty', 'quantity', 'items', 'item', 'excl', 'excluding', 'before', 'tendered', 'change', 'paid', 'cash', 'card', 'points', 'weight', 'pcs', 'units'],
   },
   subtotal: { triggers: ['subtotal', 'sub total'], labels: ['subtotal', 'sub total', 'net amount', 'zwischensumme', 'sous total', 'subtotale', 'subtotaal'] },
