@@ -344,6 +344,11 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['3 x Tacos 0.40 1.20', 'Rechnungsbetrag EUR 8.70', 'Bar gegeben 10.00', 'Rückgeld 1.30'])).to.equal('8.70');
       expect(await totalOf(['Food 28.95', '15:05 Amt Due', '28.95', 'CASH 30.00'])).to.equal('28.95');
       expect(await totalOf(['SUBTOTAL 42.69', 'GST 3.29', 'PAY THIS AMOUNT:$50.25'])).to.equal('50.25');
+      // what is summed before tax, in other words
+      const subtotalOf = async (lines: string[]) => (await extract(buildDocument(lines), schemaOf({ subtotal: nullableString('Subtotal before tax. null if not printed.') }))).subtotal;
+      expect(await subtotalOf(['Phulka 40 240.00', 'Item Total: 1,360.00', 'Tax 7%: 95.20', 'Pay Amount : 1,455.20'])).to.equal('1,360.00');
+      expect(await subtotalOf(['Total Sales: 180.00', 'Service Charge: 0.00', 'TOTAL: 180.00'])).to.equal('180.00');
+      expect(await subtotalOf(['Café 2,50', 'Total HT 10,00', 'TVA 2,00', 'Total TTC 12,00'])).to.equal('10,00');
     });
 
     it('keeps a currency printed after the amount when the description asks for the currency, and drops it otherwise', async () => {

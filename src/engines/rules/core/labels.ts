@@ -27,7 +27,12 @@ const CONCEPTS: Record<Concept, ConceptEntry> = {
       'summe', 'gesamt', 'gesamtbetrag', 'rechnungsbetrag', 'endbetrag', 'zu zahlen', 'montant total', 'net a payer', 'totale', 'importe', 'totaal', 'te betalen', 'a pagar'],
     negatives: ['sub', 'subtotal', 'tax', 'vat', 'gst', 'discount', 'discounts', 'saving', 'savings', 'saved', 'save', 'qty', 'quantity', 'items', 'item', 'excl', 'excluding', 'before', 'tendered', 'change', 'paid', 'cash', 'card', 'points', 'weight', 'pcs', 'units'],
   },
-  subtotal: { triggers: ['subtotal', 'sub total'], labels: ['subtotal', 'sub total', 'net amount', 'zwischensumme', 'sous total', 'subtotale', 'subtotaal'] },
+  subtotal: {
+    triggers: ['subtotal', 'sub total'],
+    labels: ['subtotal', 'sub total', 'net amount', 'item total', 'items total', 'food total', 'total sales', 'sales total', 'merchandise total',
+      // before tax in German, French, Spanish, Italian, Dutch
+      'zwischensumme', 'nettobetrag', 'sous total', 'total ht', 'total hors taxes', 'base imponible', 'subtotale', 'imponibile', 'subtotaal'],
+  },
   tax: {
     triggers: ['tax', 'vat', 'gst', 'hst', 'sst'],
     labels: ['tax', 'taxes', 'vat', 'gst', 'sales tax', 'tax amount', 'hst', 'sst', 'mwst', 'ust', 'tva', 'iva', 'btw', 'cgst', 'sgst', 'igst'],
