@@ -18,7 +18,8 @@ export function isNullWord(text: string): boolean {
 /** Up to 40 characters of words on each side (looksLikeNumberContext) and the digits. */
 const MAX_NUMBER_TEXT = 128;
 
-const NUMBER_IN_TEXT = /^([^\d]*?)([-+\u2212]?)\s*(\d(?:[\d.,'\u2019 \u00a0\u202f]*\d)?)\s*(-?)([^\d]*)$/;
+/** The digits may open with their decimal point (".78", "$.99"): read as 0.78, not 78. */
+const NUMBER_IN_TEXT = /^([^\d]*?)([-+\u2212]?)\s*((?:[.,](?=\d))?\d(?:[\d.,'\u2019 \u00a0\u202f]*\d)?)\s*(-?)([^\d]*)$/;
 const SCIENTIFIC = /^[-+]?(\d+\.?\d*|\.\d+)e[-+]?\d+$/i;
 const SPACE_GROUPED = /^\d{1,3}(?:['\u2019 \u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
 
@@ -54,7 +55,7 @@ function looksLikeNumberContext(text: string): boolean {
 }
 
 function readDigits(digits: string): number | null {
-  let plain = digits;
+  let plain = /^[.,]/.test(digits) ? `0${digits}` : digits;
   if (/['\u2019 \u00a0\u202f]/.test(plain)) {
     if (!SPACE_GROUPED.test(plain)) return null;
     plain = plain.replace(/['\u2019 \u00a0\u202f]/g, '');

@@ -38,6 +38,10 @@ describe('finalize: coercion', () => {
       ['1 234,56', 1234.56],
       ['1,234', 1234],
       ['0,5', 0.5],
+      // the cents of a till that prints no zero before the point (it was read as 78)
+      ['.78', 0.78],
+      ['$.99', 0.99],
+      ['-.25', -0.25],
       ['20%', 20],
       [42, 42],
       ['2 x 14.50', null],

@@ -73,6 +73,8 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['TOTAL .82'])).to.equal('.82');
       // the nearest amount right of the label, as for any other amount: "TAX .00 BAL 2.00" prints no tax and a balance
       expect((await extract(buildDocument(['** TAX .00 BAL 2.00']), schema)).tax).to.equal('.00');
+      // a tax of some cents is less than the total, not 78 (".78" was read as 78 and dropped as larger than the total)
+      expect(await extract(buildDocument(['SUBTOTAL 16.50', 'TAX 3.25% .54', 'TOTAL 17.04']), schema)).to.deep.equal({ tax: '.54', total: '17.04' });
       // "48 .40" stays one amount; ".5 kg" is no amount of cents
       expect(await totalOf(['TOTAL : $48 .40'], firstTotal)).to.equal('$48.40');
       expect(await totalOf(['Apples .5 kg', 'TOTAL     1.20'])).to.equal('1.20');
@@ -333,6 +335,12 @@ describe('rules engine on receipts', () => {
       store_address: nullableString('Address of the store as printed. null if not printed.'),
       tax: nullableString('Tax amount (sales tax / VAT / GST line) as printed.'),
       total: { type: 'string', description: 'Final total amount as printed, including currency symbol if printed next to it.' },
+    });
+
+    it('reads a tax label with its class number ("TAX1 $4.48", "TAX1 AMT $1.05")', async () => {
+      const schema = schemaOf({ tax: { type: ['string', 'null'], description: 'Tax amount' }, total: finalTotal });
+      expect(await extract(buildDocument(['SUBTOTAL $55.96', 'TAX1 $4.48', 'TOTAL $60.44']), schema)).to.deep.equal({ tax: '4.48', total: '60.44' });
+      expect((await extract(buildDocument(['TAX1 AMT $1.05', 'TOTAL $12.05']), schema)).tax).to.equal('1.05');
     });
 
     it('reads German and Italian total and tax labels, and no VAT id as a tax amount', async () => {

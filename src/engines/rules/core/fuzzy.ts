@@ -108,6 +108,14 @@ function isInflection(a: string, b: string): boolean {
 
 const MIN_WORD_SIMILARITY = 0.75;
 
+/** How nearly a printed word is a label's word: also "TAX1", "TAX2" for "tax" (tills number their tax classes), a little less than the word itself. */
+function labelWordSimilarity(printed: string, label: string): number {
+  const numbered = /^(\p{L}{3,})\d$/u.exec(printed);
+  return numbered && numbered[1] === label ? NUMBERED_LABEL_SIMILARITY : wordSimilarity(printed, label);
+}
+
+const NUMBERED_LABEL_SIMILARITY = 0.95;
+
 /**
  * Every occurrence of a phrase (normalised words) in a token sequence, also
  * across missing or extra spaces ("subtotal" vs "sub total"), best first.
@@ -119,7 +127,7 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
     let total = 0;
     let ok = true;
     for (let k = 0; k < phrase.length && ok; k++) {
-      const similarity = wordSimilarity(tokens[first + k]!.norm, phrase[k]!);
+      const similarity = labelWordSimilarity(tokens[first + k]!.norm, phrase[k]!);
       if (similarity < MIN_WORD_SIMILARITY) ok = false;
       total += similarity;
     }
