@@ -85,6 +85,14 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['TOTAL           20.00', 'You save total  5.00'])).to.equal('20.00');
     });
 
+    it('reads an amount after a dot leader, and takes a dash glued to the label for no minus', async () => {
+      expect(await totalOf(['2 CANAS 3,00', 'TOTAL...16,70', 'EFECTIVO... 20,00'])).to.equal('16,70');
+      expect(await totalOf(['Total.. .24,80'])).to.equal('24,80');
+      expect(await totalOf(['Total- 24.80', 'EFECTIVO 30.00'])).to.equal('24.80');
+      // a minus the amount carries stays
+      expect(await totalOf(['Refund total -5.00'])).to.equal('-5.00');
+    });
+
     it('prefers a payable total to a larger total of part of the items', async () => {
       const total = await totalOf([
         'Total 6% supplies (excl. GST):     27.68',

@@ -118,7 +118,8 @@ const LEADING_SEPARATORS = /^[\s:#.\-–=|>)\]]+/;
 function valueRightOf(anchor: Anchor, kind: ValueKind, dayFirst: boolean): Found | undefined {
   const { line } = anchor;
   if (TEXT_KINDS.has(kind)) return textRightOf(anchor);
-  const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end));
+  // "Total- 24.80": a dash glued to the label and spaced from the amount is a separator, not a minus
+  const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end)).replace(/^-(?=\s)/, ' ');
   const found = findValues(kind, rest, dayFirst);
   const best = bestNearest(found);
   return best && { ...best, start: best.start + anchor.end, end: best.end + anchor.end };

@@ -23,7 +23,8 @@ const CURRENCY = String.raw`(?:[${CURRENCY_SIGNS}]|\b(?:RM|USD|EUR|GBP|JPY|CNY|I
 /** A currency printed after the amount, as much of Europe does: "12,50 €", "34,85EUR". */
 const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
 const NUMBER_TOKEN = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,:/\-])(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
+  // a dot leader may run into the amount ("TOTAL...16,70", "Total.. .24,80")
+  String.raw`(?:(?<![\p{L}\p{N}.,:/\-])|(?<=\.\.|\.\s\.))(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
   'gu',
 );
 
