@@ -10,6 +10,7 @@ import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress } from './receipts/address.js';
+import { repairLegalForm } from './receipts/company.js';
 import type { FieldHints } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
@@ -142,7 +143,8 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     case 'business-name': {
       if (context.inBlock) return blockName(lines);
       const name = findBusinessName(lines, hints.negatives, hints.description);
-      return name ? { ...readingSpelled(name.text, name.text, name.lines), competition: name.competition } : null;
+      // the value with its legal form spelled right, the words as printed
+      return name ? { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition } : null;
     }
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;

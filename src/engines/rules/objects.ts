@@ -22,6 +22,7 @@ import { anchoredReading, extractScalar, labelledValues, present, type FieldCont
 import { partiesInProse } from './prose/prose-fields.js';
 import { dropImpossibleTax } from './receipts/consistency.js';
 import { findBusinessName } from './receipts/header.js';
+import { repairLegalForm } from './receipts/company.js';
 
 export interface ExtractionContext {
   root: JsonSchema;
@@ -182,7 +183,7 @@ function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly 
     if (!isName || result.value[name] !== null) continue;
     if (businessName === undefined) {
       const found = findBusinessName(lines, hints.negatives);
-      businessName = found ? { ...readingSpelled(found.text, found.text, found.lines), role: 'business-name' } : null;
+      businessName = found ? { ...readingSpelled(repairLegalForm(found.text), found.text, found.lines), role: 'business-name' } : null;
     }
     result.value[name] = businessName?.value ?? null;
     if (businessName) result.provenance.set(childPointer('', name), sourceOf(businessName));

@@ -260,6 +260,16 @@ describe('rules engine on receipts', () => {
       expect(headOffice.store_address).to.equal('HQ: 7, J1n SS21/34, 47400 PJ');
     });
 
+    it('spells a two-word legal form OCR misread by one letter as registered, in the name\'s case, and guesses no further', async () => {
+      const nameOf = async (header: string) => (await extract(buildDocument([header, '12 Jalan Ampang', '50450 Kuala Lumpur', 'TOTAL 9.90']), storeSchema)).store_name;
+      expect(await nameOf('GARDENIA BAKERIES (KL) SDN EHD')).to.equal('GARDENIA BAKERIES (KL) SDN BHD');
+      expect(await nameOf('Broadview Marketing 5dn Bhd')).to.equal('Broadview Marketing Sdn Bhd');
+      expect(await nameOf('BEMED (SP) SON. BHD.')).to.equal('BEMED (SP) SDN. BHD.');
+      // two letters off, or one letter from two forms (Pte / Pty): left as read
+      expect(await nameOf('RAPID RAIL SLI BHD')).to.equal('RAPID RAIL SLI BHD');
+      expect(await nameOf('ORCHARD FOODS PT3 LTD')).to.equal('ORCHARD FOODS PT3 LTD');
+    });
+
     it('leaves the address null when the header holds only contact lines and weighed items', async () => {
       const result = await extract(
         buildDocument(['Waitrose', 'Dubai Mall : 04-4340700', 'Head Office : 04-3555250', 'Be a responsible shopper', 'HUMMUS             20,25', '0.236 KG 7    SP']),

@@ -40,3 +40,38 @@ export function opensCut(text: string): boolean {
   const closesFirst = (trimmed.match(/\)/g) ?? []).length > (trimmed.match(/\(/g) ?? []).length;
   return OPENS_CUT.test(trimmed) || closesFirst;
 }
+
+/**
+ * Two-word legal forms ended by a name, spelled as registered. OCR misreads
+ * one letter of them often ("5dn Bhd", "SDN EHD", "SON. BHD."), and a closed
+ * list of forms makes the letter certain.
+ */
+const TWO_WORD_LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [['sdn', 'bhd'], ['pte', 'ltd'], ['pty', 'ltd']];
+
+/** The name with a legal form OCR misread by one letter in one of its two words written as registered, in the name's case. */
+export function repairLegalForm(name: string): string {
+  const match = /(\S+)(\s+)(\S+)$/.exec(name);
+  if (!match) return name;
+  const [, first = '', gap = '', second = ''] = match;
+  const core = (word: string) => /^([^\p{L}\p{N}]*)([\p{L}\p{N}]{3})([^\p{L}\p{N}]*)$/u.exec(word);
+  const a = core(first);
+  const b = core(second);
+  if (!a || !b) return name;
+  const offBy = TWO_WORD_LEGAL_FORMS.map(([formA, formB]) => ({ formA, formB, offA: differences(a[2]!.toLowerCase(), formA), offB: differences(b[2]!.toLowerCase(), formB) }));
+  // read right already, or near two forms ("Pt3 Ltd": Pte or Pty): left as read
+  if (offBy.some(({ offA, offB }) => offA + offB === 0)) return name;
+  // one word read right and the other off by one letter (both off would make "SLI EHU" a legal form)
+  const near = offBy.filter(({ offA, offB }) => offA + offB === 1);
+  if (near.length !== 1) return name;
+  const { formA, formB, offA } = near[0]!;
+  // written in the case of the word OCR read right ("5dn Bhd" -> "Sdn Bhd", "SDN EHD" -> "SDN BHD")
+  const model = offA === 0 ? a[2]! : b[2]!;
+  const cased = (form: string) => (model === model.toUpperCase() ? form.toUpperCase() : model === model.toLowerCase() ? form : form[0]!.toUpperCase() + form.slice(1));
+  return `${name.slice(0, match.index)}${a[1]}${cased(formA)}${a[3]}${gap}${b[1]}${cased(formB)}${b[3]}`;
+}
+
+function differences(a: string, b: string): number {
+  let count = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) count++;
+  return count;
+}
