@@ -93,6 +93,11 @@ describe('rules engine on receipts', () => {
       expect(await totalOf(['Refund total -5.00'])).to.equal('-5.00');
     });
 
+    it('takes a total that says the tax is included ("Total Include GST", "Total Includes GST 0%")', async () => {
+      expect(await totalOf(['(GST) 14.01', 'Rounding 0.00', 'Total Include GST 247.55', 'Cash 300.00', 'Change 52.45'])).to.equal('247.55');
+      expect(await totalOf(['*Total Qty: 4.00 8.20', 'Total Includes GST 0% 8.20', 'Cash 20.20'])).to.equal('8.20');
+    });
+
     it('prefers a payable total to a larger total of part of the items', async () => {
       const total = await totalOf([
         'Total 6% supplies (excl. GST):     27.68',

@@ -39,7 +39,7 @@ export interface AnchoredValue {
 
 const MIN_LABEL_SCORE = 0.8;
 const NEGATIVE_WINDOW = 2;
-const INCLUSION_WORDS = new Set(['incl', 'inclusive', 'including', 'inc', 'after', 'with']);
+const INCLUSION_WORDS = new Set(['incl', 'include', 'includes', 'included', 'inclusive', 'including', 'inc', 'after', 'with']);
 const TEXT_KINDS = new Set<ValueKind>(['text', 'business-name', 'address', 'enum']);
 
 export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWeight = 0): Anchor[] {
