@@ -35,6 +35,7 @@ export const FEATURE_NAMES = [
   'legalFormOcr',
   'weakestLetter',
   'clarity',
+  'linesAbove',
 ] as const;
 
 export interface KindModel {
@@ -101,6 +102,8 @@ export function featureVector(features: ValueFeatures): number[] {
     features.legalForm ? sure(features.ocrMin) : 0,
     sure(features.weakestLetter ?? features.ocrMin),
     sure(features.clarity ?? 1),
+    // where a header sits on a scan or photo (a receipt's name is printed first); a text layer's long pages say nothing of it
+    features.textLayer ? 0 : Math.log1p(features.linesAbove ?? 0),
   ];
 }
 

@@ -52,6 +52,8 @@ export interface ValueFeatures {
   legalForm: boolean;
   /** Lines the value spans. */
   lines: number;
+  /** Lines of its page above the value's first line: a store's name printed first is surer than one found under other lines. */
+  linesAbove: number;
   /** The engine's score for the reading (a label's strength), when it gave one. */
   score: number | undefined;
   /** Distinct other values the engine weighed for it, and how far this one was ahead. */
@@ -202,6 +204,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     clarity: context.index.clarity(refs[0]),
     legalForm: (kind === 'name' || kind === 'text' || kind === 'business') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
     lines,
+    linesAbove: refs.length > 0 && found.length > 0 ? minOf(refs.filter((ref) => wordAt(context.document, ref)), (ref) => ref.line) : 0,
     score: source?.score,
     rivals: source?.competition?.rivals,
     margin: source?.competition?.margin,

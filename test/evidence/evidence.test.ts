@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { combineReadings, FEATURE_NAMES, sigmoid, singleReadingConfidence, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
+import { combineReadings, FEATURE_NAMES, featureVector, sigmoid, singleReadingConfidence, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
 import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
 import { exactness, irregular, schemaAt, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
@@ -119,7 +119,7 @@ describe('evidence: what is known about a value', () => {
     document.files[0]!.pages[0]!.lines[0]!.words[1]!.weakest = 0.41;
     const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema });
     expect(features).to.deep.equal({
-      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, clarity: 1, legalForm: false, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, clarity: 1, legalForm: false, lines: 1, linesAbove: 0, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
     });
   });
 
@@ -140,7 +140,13 @@ describe('evidence: what is known about a value', () => {
     first!.ocrEngine = 'tesseract';
     expect(features([ref(0, 1)]).ocrEngine).to.equal('tesseract');
     expect(features([ref(0, 1, 1)])).to.not.have.property('ocrEngine');
-    expect(features([])).to.include({ weakestLetter: 0, located: false });
+    expect(features([])).to.include({ weakestLetter: 0, located: false, linesAbove: 0 });
+    // the lines of its page above it
+    expect(features([ref(1, 1)]).linesAbove).to.equal(1);
+    // a model input on scans and photos only: a text layer's long pages say nothing of a header
+    const position = FEATURE_NAMES.indexOf('linesAbove');
+    expect(featureVector({ ...features([ref(1, 1)]), linesAbove: 3 })[position]).to.be.closeTo(Math.log1p(3), 1e-12);
+    expect(featureVector({ ...features([ref(1, 1)]), linesAbove: 3, textLayer: true })[position]).to.equal(0);
   });
 
   it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
@@ -170,7 +176,7 @@ describe('evidence: what is known about a value', () => {
 });
 
 describe('evidence: confidence', () => {
-  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, weakestLetter: 0.9, clarity: 0.95, legalForm: false, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
+  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, weakestLetter: 0.9, clarity: 0.95, legalForm: false, lines: 1, linesAbove: 0, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
 
   it('is a probability that rises with what supports the value and falls with what speaks against it', () => {
     const p = singleReadingConfidence(base);
