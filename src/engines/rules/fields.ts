@@ -9,7 +9,7 @@ import type { SchemaView } from '../../extract/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
-import { addressEvidence, addressSureness, collectAddress } from './receipts/address.js';
+import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
 import type { FieldHints } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
@@ -151,7 +151,7 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     case 'address': {
       if (context.inBlock) return blockAddress(lines);
       const address = findHeaderAddress(lines, findBusinessName(lines));
-      return address ? readingSpelled(address.text, address.text, address.lines, address.score) : null;
+      return address ? readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score) : null;
     }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
@@ -184,7 +184,7 @@ function blockAddress(lines: readonly RuleLine[]): Reading | null {
     const block = collectAddress(lines, i);
     if (block.length > 0) {
       const address = joinAddress(block);
-      return readingSpelled(address, address, block, addressSureness(block));
+      return readingSpelled(repairPostcodes(address), address, block, addressSureness(block));
     }
   }
   return null;

@@ -275,6 +275,14 @@ describe('rules engine on receipts', () => {
       expect(await nameOf('ORCHARD FOODS PT3 LTD')).to.equal('ORCHARD FOODS PT3 LTD');
     });
 
+    it('keeps an address line whose postcode OCR misread by one letter, and writes the postcode in digits', async () => {
+      const result = await extract(buildDocument(['K STATIONERY & OFFICE SUPPLIES', 'NO.9, JALAN MANIS 3, TAMAN SEGAR', 'CHERAS, S6100 KUALA LUMPUR.', 'TEL:03-91321611', 'TOTAL 9.90']), storeSchema);
+      expect(result.store_address).to.equal('NO.9, JALAN MANIS 3, TAMAN SEGAR CHERAS, 56100 KUALA LUMPUR.');
+      // a code of the same shape that no city name follows is left as printed
+      const unit = await extract(buildDocument(['MEGA MALL KIOSK', 'Unit B1234, 12 Jalan Ampang', '50450 Kuala Lumpur', 'TOTAL 9.90']), storeSchema);
+      expect(unit.store_address).to.equal('Unit B1234, 12 Jalan Ampang 50450 Kuala Lumpur');
+    });
+
     it('leaves the address null when the header holds only contact lines and weighed items', async () => {
       const result = await extract(
         buildDocument(['Waitrose', 'Dubai Mall : 04-4340700', 'Head Office : 04-3555250', 'Be a responsible shopper', 'HUMMUS             20,25', '0.236 KG 7    SP']),

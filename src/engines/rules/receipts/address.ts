@@ -17,6 +17,15 @@ const STREET_WORDS = new Set([
   'km', 'mile', 'route', 'rte', 'circle', 'cir', 'pike', 'trail', 'plz', 'tower', 'wisma', 'menara', 'kompleks',
 ]);
 
+/** Five digits with one OCR misread as a letter ("S6100", "4D170"), before the city's name. */
+const MISREAD_POSTCODE = /(?<![\p{L}\p{N}])(?=[\dSODIB]{5}\s+\p{Lu})(?:\d{4}[SODIB]|\d{3}[SODIB]\d|\d{2}[SODIB]\d{2}|\d[SODIB]\d{3}|[SODIB]\d{4})(?![\p{L}\p{N}])/gu;
+const DIGIT_READ_AS = { S: '5', O: '0', D: '0', I: '1', B: '8' } as const;
+
+/** The address with a postcode OCR misread by one letter written in digits ("CHERAS, S6100 KUALA LUMPUR" -> "56100"). */
+export function repairPostcodes(address: string): string {
+  return address.replace(MISREAD_POSTCODE, (code) => code.replace(/[SODIB]/, (letter) => DIGIT_READ_AS[letter as keyof typeof DIGIT_READ_AS]));
+}
+
 const POSTCODE = [
   /\b\d{5}(?:-\d{4})?\b/, // US, MY, DE, FR, ES, IT
   /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/, // UK
@@ -25,6 +34,8 @@ const POSTCODE = [
   // (?<!\p{L}): a match starts where a word starts; without it a long run of letters is rescanned from each of its letters (quadratic)
   /(?<!\p{L})\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
   /^\d{4}\s+\p{L}{3,}(?:\s+\p{L}{3,})?$/u, // "1010 Wien", "8001 Zürich": four digits before the city
+  // (a copy without the g flag: test() on a global pattern would carry lastIndex from one line to the next)
+  new RegExp(MISREAD_POSTCODE.source, 'u'),
 ];
 const STATE_ZIP = /\b[A-Z]{2},?\s+\d{5}\b/;
 const HOUSE_NUMBER = /^(?:no\.?\s*)?\d+[A-Za-z]?(?:[-/]\d+)?,?\s+\p{L}/iu;
