@@ -103,4 +103,3 @@ export class DocumentIndex {
 function lineKey(ref: Pick<WordRef, 'file' | 'page' | 'line'>): string {
   return `${ref.file}/${ref.page}/${ref.line}`;
 }
-

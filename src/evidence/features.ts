@@ -186,10 +186,14 @@ function inAnswerSum(pointer: string, amounts: ReadonlyMap<string, number> | und
 /** The features of the value at `pointer`, read from `source` (undefined when the engine did not say where). */
 export function valueFeatures(pointer: string, value: unknown, source: ValueSource | undefined, agreement: Agreement, context: FeatureContext): ValueFeatures {
   const refs = source?.words ?? [];
-  const found = refs.map((ref) => wordAt(context.document, ref)).filter((at) => at !== undefined);
+  // each reference looked up once: the words the Document has, with their pages
+  const found = refs.flatMap((ref) => {
+    const at = wordAt(context.document, ref);
+    return at ? [{ ...at, ref }] : [];
+  });
   const words = found.map((at) => at.word);
   const ocrEngine = found.find((at) => at.word.source === 'ocr')?.page.ocrEngine;
-  const lines = new Set(refs.filter((ref) => wordAt(context.document, ref)).map((ref) => `${ref.file}/${ref.page}/${ref.line}`)).size;
+  const lines = new Set(found.map(({ ref }) => `${ref.file}/${ref.page}/${ref.line}`)).size;
   const kind = valueKind(value, schemaAt(context.schema, pointer), lines, source?.role);
   const printed = words.map((word) => word.text).join(' ');
   const number = kind === 'amount' ? (typeof value === 'number' ? value : parseNumber(String(value))) : null;
@@ -204,7 +208,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     clarity: context.index.clarity(refs[0]),
     legalForm: (kind === 'name' || kind === 'text' || kind === 'business') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
     lines,
-    linesAbove: refs.length > 0 && found.length > 0 ? minOf(refs.filter((ref) => wordAt(context.document, ref)), (ref) => ref.line) : 0,
+    linesAbove: found.length > 0 ? minOf(found, ({ ref }) => ref.line) : 0,
     score: source?.score,
     rivals: source?.competition?.rivals,
     margin: source?.competition?.margin,

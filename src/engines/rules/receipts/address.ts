@@ -108,6 +108,9 @@ function couldContinueAddress(line: RuleLine): boolean {
 
 const LEAD_IN_LINES = 3;
 
+/** A house number that OCR put on a line of its own ("1,", "12-3"). */
+const HOUSE_NUMBER_LINE = /^[\d\s,./-]{1,6}$/;
+
 /**
  * Address lines starting at `from`: lines with address evidence, plus
  * letter-only lines between or right after them (city, state), at most five.
@@ -125,7 +128,7 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
     const strength = addressEvidence(line);
     if (picked.length === 0 && i - from < LEAD_IN_LINES && strength < 1 && isLeadIn(line)) continue;
     // a house number that OCR put on a line of its own ("1,")
-    if (picked.length > 0 && /^[\d\s,./-]{1,6}$/.test(line.text)) {
+    if (picked.length > 0 && HOUSE_NUMBER_LINE.test(line.text)) {
       picked.push(line);
       continue;
     }
@@ -202,7 +205,8 @@ const FULL_EVIDENCE = 2;
  * a branch name, an item the block ran into).
  */
 export function addressSureness(block: readonly RuleLine[]): number {
-  const evidence = block.reduce((sum, line) => sum + addressEvidence(line), 0);
-  const unexplained = block.filter((line) => addressEvidence(line) === 0 && !isPlaceLine(line) && !/^[\d\s,./-]{1,6}$/.test(line.text)).length;
+  const perLine = block.map((line) => ({ line, evidence: addressEvidence(line) }));
+  const evidence = perLine.reduce((sum, { evidence }) => sum + evidence, 0);
+  const unexplained = perLine.filter(({ line, evidence }) => evidence === 0 && !isPlaceLine(line) && !HOUSE_NUMBER_LINE.test(line.text)).length;
   return Math.min(1, evidence / FULL_EVIDENCE) * 0.8 ** unexplained;
 }
