@@ -7,6 +7,7 @@ import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
 import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import type { GreyRaster } from '../document/raster.js';
+import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
 
 export type { PdfTextPage } from './pdf-protocol.js';
 
@@ -100,6 +101,7 @@ export class PdfProcessor {
       maxThreads: options.workers,
       idleTimeout: IDLE_WORKER_EXIT_MS,
       concurrentTasksPerWorker: 1,
+      execArgv: [...ESM_WORKER_EXEC_ARGV],
     });
     // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.
     this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));

@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
 import { packDocument } from '../../ingest/document-pack.js';
 import { rulesTaskOf, type PackedRulesTask } from './index.js';
+import { ESM_WORKER_EXEC_ARGV } from '../../util/esm-worker.js';
 
 export class ThreadedRulesEngine implements Engine {
   readonly name = 'rules';
@@ -26,6 +27,7 @@ export class ThreadedRulesEngine implements Engine {
       maxThreads: threads,
       idleTimeout: onDemand ? 60_000 : 0,
       concurrentTasksPerWorker: 1,
+      execArgv: [...ESM_WORKER_EXEC_ARGV],
     });
     // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
     this.pool.on('error', () => undefined);
