@@ -30,6 +30,8 @@ export interface Config {
   openai: OpenAiConfig;
   llamacpp: LlamaCppConfig;
   dates: DateConfig;
+  /** For requests that do not set options.eInvoice: read the e-invoice XML a PDF carries (or is) or only the visible page (E_INVOICE). */
+  eInvoice: EInvoiceSetting;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
@@ -46,6 +48,8 @@ export interface Limits {
   maxWordsPerRequest: number;
   maxPixelsPerImage: number;
   maxGifFrames: number;
+  /** An XML file (an e-invoice sent without its PDF), or an e-invoice attachment of a PDF, decodes to at most this (MAX_XML_MB). */
+  maxXmlBytes: number;
   requestTimeoutMs: number;
 }
 
@@ -96,6 +100,10 @@ export interface DateConfig {
   /** With `auto`, the order when the document does not settle it. */
   fallback: Exclude<DateOrderSetting, 'auto'>;
 }
+
+/** Whether the e-invoice XML a PDF carries is read ('auto') or only its visible pages ('ignore'); see ingest/einvoice/. */
+export const E_INVOICE_SETTINGS = ['auto', 'ignore'] as const;
+export type EInvoiceSetting = (typeof E_INVOICE_SETTINGS)[number];
 
 export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 export type ExtractorChoice = (typeof EXTRACTORS)[number];
@@ -247,6 +255,12 @@ function readUrl(env: Env, name: string, fallback: string): string {
  */
 export const DEFAULT_MAX_PDF_STREAM_MB = 8;
 
+/**
+ * An e-invoice is some 5-500 KB; XRechnung may embed attachments in it as
+ * base64, a few MB. Parsing (ingest/einvoice/xml.ts) is linear, on a worker thread.
+ */
+export const DEFAULT_MAX_XML_MB = 20;
+
 export function loadConfig(env: Env = process.env): Config {
   const cores = availableParallelism();
   const extractor = readExtractor(env);
@@ -268,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxWordsPerRequest: readInt(env, 'MAX_WORDS', 200_000, 1),
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
+      maxXmlBytes: readInt(env, 'MAX_XML_MB', DEFAULT_MAX_XML_MB, 1, 1024) * 1024 ** 2,
       requestTimeoutMs: readInt(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
     },
     concurrency: {
@@ -324,6 +339,7 @@ export function loadConfig(env: Env = process.env): Config {
       order: readChoice(env, 'DATE_ORDER', DATE_ORDERS, 'auto'),
       fallback: readChoice(env, 'DATE_ORDER_FALLBACK', ['dmy', 'mdy'] as const, 'dmy'),
     },
+    eInvoice: readChoice(env, 'E_INVOICE', E_INVOICE_SETTINGS, 'auto'),
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),

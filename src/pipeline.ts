@@ -1,4 +1,4 @@
-import type { DateConfig, DateOrderSetting, Limits } from './config.js';
+import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
 import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
@@ -32,6 +32,8 @@ export interface PipelineDeps {
   ocrConcurrency: number;
   /** DATE_ORDER and its fallback. */
   dates: DateConfig;
+  /** E_INVOICE: for requests that do not set options.eInvoice (default 'auto'). */
+  eInvoice?: EInvoiceSetting;
 }
 
 /** The request's `options` (validated by http/request-schema.ts; a new option is one line there and one here). */
@@ -40,6 +42,8 @@ export interface RequestOptions {
   dateOrder?: DateOrderSetting;
   /** Answer {data, evidence}: where each value was read and how sure docshape is of it (evidence/). */
   evidence?: boolean;
+  /** 'auto': read the e-invoice XML a PDF carries (ZUGFeRD, Factur-X) as a source of its own; 'ignore': the visible pages only. Overrides E_INVOICE. */
+  eInvoice?: EInvoiceSetting;
 }
 
 export interface ExtractionRequest {
@@ -106,9 +110,9 @@ export async function prepareRequest(request: ExtractionRequest, limits: Limits)
   return { compiled, files, options: request.options ?? {} };
 }
 
-/** First half: the files read into one Document (pdf.js text layer, OCR). */
-export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
-  return ingestFiles(prepared.files, deps, signal);
+/** First half: the files read into one Document (pdf.js text layer, OCR, e-invoice XML). */
+export function readDocument(deps: IngestDeps & { eInvoice?: EInvoiceSetting }, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
+  return ingestFiles(prepared.files, deps, signal, { eInvoice: prepared.options.eInvoice ?? deps.eInvoice ?? 'auto' });
 }
 
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DATE_ORDERS } from '../config.js';
+import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
 import type { RequestOptions } from '../pipeline.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,6 +12,7 @@ type RequestOptionFlag = { [K in keyof RequestOptions]-?: FlagFor<K> }[keyof Req
 const REQUEST_OPTION_FLAGS: readonly RequestOptionFlag[] = [
   { flag: 'date-order', option: 'dateOrder', values: DATE_ORDERS, help: 'how to read 03/04/2024: auto, dmy or mdy (options.dateOrder; default DATE_ORDER)' },
   { flag: 'evidence', option: 'evidence', help: 'answer {data, evidence}: where each value was read and how sure docshape is (options.evidence)' },
+  { flag: 'e-invoice', option: 'eInvoice', values: E_INVOICE_SETTINGS, help: 'auto: read the e-invoice XML a PDF carries; ignore: the visible pages only (options.eInvoice; default E_INVOICE)' },
 ];
 
 export interface ExtractArgs {

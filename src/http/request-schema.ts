@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import { DATE_ORDERS } from '../config.js';
+import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
 import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
 import type { RequestOptions } from '../pipeline.js';
@@ -15,6 +15,7 @@ export interface ExtractionRequestBody {
 const OPTION_SCHEMAS: Record<keyof RequestOptions, object> = {
   dateOrder: { type: 'string', enum: DATE_ORDERS },
   evidence: { type: 'boolean' },
+  eInvoice: { type: 'string', enum: E_INVOICE_SETTINGS },
 };
 
 /** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */
