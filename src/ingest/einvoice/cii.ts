@@ -6,7 +6,7 @@
  * XRechnung CII). Their structures match term for term under other element
  * names, so each step below names both ("new|old").
  */
-import { addressOf, amountOf, dateOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
+import { addressOf, amountOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
 import { at, child, children, type XmlElement } from './xml.js';
 
 export const CII_NAMESPACE = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
@@ -43,10 +43,10 @@ export function readCii(root: XmlElement): EInvoice {
     'BT-9': dateOf(at(settlement, 'SpecifiedTradePaymentTerms/DueDateDateTime/DateTimeString')),
     'BT-10': textOf(child(agreement, 'BuyerReference')),
     'BT-13': textOf(at(agreement, 'BuyerOrderReferencedDocument/IssuerAssignedID|ID')),
-    'BT-27': textOf(child(seller, 'Name')),
+    'BT-27': nameOf(child(seller, 'Name')),
     'BG-5': address(seller),
     'BT-31': vatId(seller),
-    'BT-44': textOf(child(buyer, 'Name')),
+    'BT-44': nameOf(child(buyer, 'Name')),
     'BG-8': address(buyer),
     'BT-48': vatId(buyer),
     'BT-84': textOf(child(account, 'IBANID', 'ProprietaryID')),

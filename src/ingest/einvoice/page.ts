@@ -25,7 +25,8 @@ const GROUPS: HeaderTerm[][] = [
   ['BT-27', 'BG-5', 'BT-31'],
   ['BT-44', 'BG-8', 'BT-48'],
   ['BT-84'],
-  ['BT-106', 'BT-109', 'BT-110', 'BT-112', 'BT-113', 'BT-115'],
+  // the grand total first: of two labels a schema's "total" reads equally well, the first wins
+  ['BT-112', 'BT-109', 'BT-106', 'BT-110', 'BT-113', 'BT-115'],
 ];
 
 /** A line being laid out: its words at character columns, and the values it states. */

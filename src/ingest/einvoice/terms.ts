@@ -73,6 +73,22 @@ export function textOf(element: XmlElement | undefined): TermValue | undefined {
   return element && value ? { value, path: pathOf(element) } : undefined;
 }
 
+/** A form of address printed on a line of its own above a person's name, as postal addresses do ("Herrn", "Frau", "Mr", "Mme"). */
+const SALUTATION_LINE = /^(?:herrn?|frau|firma|mr|mrs|ms|miss|dr|monsieur|madame|mademoiselle|m|mme|mlle|sig|sig\.ra|sr|sra|dhr|mevr)\.?$/i;
+
+/**
+ * A party's name as one line. The XML sometimes breaks the name as an
+ * envelope would, the form of address on a line of its own ("Herrn" /
+ * "Max Mustermann"): that line is part of the address, not of the name.
+ */
+export function nameOf(element: XmlElement | undefined): TermValue | undefined {
+  const found = textOf(element);
+  if (!element || !found) return undefined;
+  const lines = element.text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  while (lines.length > 1 && SALUTATION_LINE.test(lines[0]!)) lines.shift();
+  return { ...found, value: lines.join(' ').replace(/\s+/g, ' ') };
+}
+
 /**
  * An amount as the page prints it: the XML's decimal, with at least two
  * decimals ("850" -> "850.00"; a price's "9.8765" stays), never rounded. A

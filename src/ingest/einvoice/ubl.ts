@@ -4,7 +4,7 @@
  * (CreditNoteTypeCode, CreditedQuantity, CreditNoteLine); the rest is alike.
  */
 import { defined, inCurrency } from './cii.js';
-import { addressOf, amountOf, dateOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
+import { addressOf, amountOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
 import { at, child, children, type XmlElement } from './xml.js';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -64,7 +64,7 @@ export function readUbl(root: XmlElement): EInvoice {
 
 /** BT-27/BT-44 is the registered name; a party that gives none is known by its trading name (BT-28/BT-45). */
 function partyName(party: XmlElement | undefined): TermValue | undefined {
-  return textOf(at(party, 'PartyLegalEntity/RegistrationName')) ?? textOf(at(party, 'PartyName/Name'));
+  return nameOf(at(party, 'PartyLegalEntity/RegistrationName')) ?? nameOf(at(party, 'PartyName/Name'));
 }
 
 function address(party: XmlElement | undefined): TermValue | undefined {
