@@ -8,7 +8,7 @@ import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
-import type { Document } from './document/document.js';
+import { splitEInvoicePages, type Document } from './document/document.js';
 import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
@@ -133,7 +133,9 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const extraction = await deps.engine.extract({ compiled, document, options, signal, pageImages, get layout() { return layout(); } });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
-  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
+  // the printed pages' reading, for an e-invoice's evidence, by the rules engine: the cross-check, or the engine itself
+  const rulesReader = deps.crossCheck ?? (deps.engine.name === 'rules' ? deps.engine : undefined);
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, rulesReader, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
@@ -152,17 +154,22 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
  * agree the value is far more likely right, and where they differ a
  * reviewer should look.
  */
-async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
-  let crossCheck: Extraction | undefined;
-  if (checker) {
+async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, rulesReader: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+  const read = async (engine: Engine | undefined, document: Document): Promise<Extraction | undefined> => {
+    if (!engine) return undefined;
     try {
-      crossCheck = finalize(await checker.extract(input), input.compiled, input.options);
+      return finalize(await engine.extract({ ...input, document }), input.compiled, input.options);
     } catch {
-      // the second reading only adds to the confidence; without it the model's values stand alone
+      // a second reading only adds to the evidence; without it the values stand alone
       input.signal.throwIfAborted();
+      return undefined;
     }
-  }
-  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}) });
+  };
+  const crossCheck = await read(checker, input.document);
+  // an e-invoice's values are compared with what the printed pages alone say
+  const { eInvoice, printed: printedPages } = splitEInvoicePages(input.document);
+  const printed = eInvoice && printedPages ? await read(rulesReader, printedPages) : undefined;
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) });
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */

@@ -110,6 +110,18 @@ export interface Document {
   files: DocumentFile[];
 }
 
+/** The Document as its e-invoice pages and its printed pages, each undefined when it has none (a Document without an e-invoice is all printed). */
+export function splitEInvoicePages(document: Document): { eInvoice?: Document; printed?: Document } {
+  const only = (keep: (page: Page) => boolean): Document | undefined => {
+    const files = document.files.map((file) => ({ ...file, pages: file.pages.filter(keep) })).filter((file) => file.pages.length > 0);
+    return files.length > 0 ? { files } : undefined;
+  };
+  const eInvoice = only((page) => page.source === 'e-invoice');
+  if (!eInvoice) return { printed: document };
+  const printed = only((page) => page.source !== 'e-invoice');
+  return { eInvoice, ...(printed ? { printed } : {}) };
+}
+
 export function countPages(document: Document, source?: Page['source']): number {
   let count = 0;
   for (const file of document.files) {

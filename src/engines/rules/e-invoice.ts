@@ -8,26 +8,14 @@
  * read from the XML without a label (the first date of the page) only where
  * the printed pages have none.
  */
-import type { Document } from '../../document/document.js';
+import { splitEInvoicePages, type Document } from '../../document/document.js';
 import type { Extraction } from '../../extract/engine.js';
 import type { Provenance } from '../../extract/provenance.js';
 import { childPointer, valueAtPointer } from '../../util/json-pointer.js';
 
-/** The Document split into its e-invoice pages and its printed pages (each undefined when it has none). */
-export function splitEInvoice(document: Document): { eInvoice?: Document; printed?: Document } {
-  const only = (keep: (source: string) => boolean): Document | undefined => {
-    const files = document.files.map((file) => ({ ...file, pages: file.pages.filter((page) => keep(page.source)) })).filter((file) => file.pages.length > 0);
-    return files.length > 0 ? { files } : undefined;
-  };
-  const eInvoice = only((source) => source === 'e-invoice');
-  if (!eInvoice) return { printed: document };
-  const printed = only((source) => source !== 'e-invoice');
-  return { eInvoice, ...(printed ? { printed } : {}) };
-}
-
 /** `read` on the e-invoice lines first, the printed pages for the rest; just `read` for a Document without an e-invoice. */
 export async function readEInvoiceFirst(document: Document, read: (document: Document) => Promise<Extraction>): Promise<Extraction> {
-  const { eInvoice, printed } = splitEInvoice(document);
+  const { eInvoice, printed } = splitEInvoicePages(document);
   if (!eInvoice) return read(document);
   const fromXml = await read(eInvoice);
   if (!printed) return fromXml;
