@@ -18,7 +18,9 @@ const LAYERS: Record<string, string[]> = {
   'ingest/ocr': ['document', 'base'],
   'ingest/ocr/paddle': ['ingest/ocr', 'document', 'base'],
   'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
-  ingest: ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  // e-invoice XML: parsing and business terms, read into the page model; ingest finds it in PDFs and hands it over
+  'ingest/einvoice': ['document', 'base'],
+  ingest: ['ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
   extract: ['ingest', 'ingest/ocr', 'document', 'base'],
   evidence: ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   'engines/rules/core': ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_XML_MB, type Limits } from '../config.js';
 import { badRequest } from '../errors.js';
+import { looksLikeXml } from './einvoice/sniff.js';
 
 /** One entry of the request's `contents` array, as sent by the caller. */
 export interface ContentItem {
@@ -24,14 +25,6 @@ export type SupportedMimeType = (typeof SUPPORTED_MIME_TYPES)[number];
 /** Common spellings that clearly mean a supported type. */
 const MIME_ALIASES: Record<string, SupportedMimeType> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'text/xml': 'application/xml' };
 
-/** Bytes that may be XML: a byte-order mark or optional white space, then "<". */
-export function looksLikeXml(bytes: Uint8Array): boolean {
-  let at = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at = 3;
-  else if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
-  while (at < bytes.length && at < 4096 && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0a || bytes[at] === 0x0d)) at++;
-  return bytes[at] === 0x3c;
-}
 
 /** How far into a file `%PDF-` may start: readers accept leading junk (e.g. a mail header) within 1 KB. */
 const PDF_HEADER_WINDOW = 1024;

@@ -19,7 +19,7 @@ import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './
 import type { GreyRaster } from '../document/raster.js';
 import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import { packPage as packDocumentPage, type PackedPage } from './document-pack.js';
-import { findEInvoice, scanEmbeddedFiles, type ScannedEmbeddedFiles } from './einvoice/attachments.js';
+import { findEInvoice, scanEmbeddedFiles, type ScannedEmbeddedFiles } from './pdf-attachments.js';
 import { eInvoicePage } from './einvoice/page.js';
 import { readEInvoiceXml } from './einvoice/read.js';
 import { XmlProblem } from './einvoice/xml.js';

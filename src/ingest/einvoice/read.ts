@@ -10,8 +10,6 @@ import type { EInvoice } from './terms.js';
 import { isUbl, readUbl } from './ubl.js';
 import { parseXml } from './xml.js';
 
-export { looksLikeXml } from '../decode.js';
-
 export type EInvoiceReading = { kind: 'invoice'; invoice: EInvoice } | { kind: 'other'; root: string };
 
 /** Throws XmlProblem (xml.ts) when the bytes are no well-formed XML or declare a DTD. */

@@ -16,9 +16,10 @@
  * PDF is still read as a PDF.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { decodedPrefix, filtersOf, streamsOf } from '../pdf-streams.js';
-import { looksLikeXml, readEInvoiceXml } from './read.js';
-import type { EInvoice } from './terms.js';
+import { looksLikeXml } from './einvoice/sniff.js';
+import { readEInvoiceXml } from './einvoice/read.js';
+import type { EInvoice } from './einvoice/terms.js';
+import { decodedPrefix, filtersOf, streamsOf } from './pdf-streams.js';
 
 export interface FoundEInvoice {
   invoice: EInvoice;
