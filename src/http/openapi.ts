@@ -25,12 +25,14 @@ const REQUEST_DESCRIPTIONS: Record<string, string> = {
     'JSON Schema (draft-07 or 2020-12) of the object to extract; its root must be an object. Only local $refs (#/...) are allowed. Descriptions guide the engine.',
   '/properties/contents': 'The documents, read together as one.',
   '/properties/contents/items/properties/filename': 'Optional name, used in error messages.',
-  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')}; the bytes must match it.`,
+  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')} (text/xml is read as application/xml); the bytes must match it. application/xml is an e-invoice without a page: CII (ZUGFeRD 1.0 CrossIndustryDocument, CrossIndustryInvoice of ZUGFeRD 2.x / Factur-X / XRechnung) or UBL 2.1 Invoice or CreditNote, at most MAX_XML_MB, without a DTD.`,
   '/properties/contents/items/properties/data': 'The file, standard or URL-safe base64; a data:<mime>;base64, prefix is accepted.',
   '/properties/options': 'How to extract; every member is optional and an unknown one is a 400.',
   '/properties/options/properties/dateOrder': 'How to read a numeric date like 03/04/2024: dmy, mdy, or auto (from the document); overrides DATE_ORDER.',
   '/properties/options/properties/evidence':
-    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence).',
+    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence). A value read from an e-invoice has source "e-invoice" and eInvoice: {term, name, path, attachment, printed: same | differs | not printed | no page, printedText}; file, page and boxes are then where the printed page shows the field.',
+  '/properties/options/properties/eInvoice':
+    'auto: read the e-invoice XML a PDF carries (ZUGFeRD, Factur-X, XRechnung; /Names /EmbeddedFiles or /AF) as a source of its own, before the printed pages; ignore: read only the visible pages (an XML file is then a 400). Overrides E_INVOICE (default auto).',
 };
 
 /** Follows an unescaped JSON Pointer made only of object keys; undefined where the schema has no such member. */
@@ -96,7 +98,7 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit.',
+      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML that is malformed, declares a DTD or is no e-invoice.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
     '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),
