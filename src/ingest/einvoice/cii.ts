@@ -6,7 +6,7 @@
  * XRechnung CII). Their structures match term for term under other element
  * names, so each step below names both ("new|old").
  */
-import { addressOf, amountOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
+import { addressOf, amountOf, attributeOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
 import { at, child, children, type XmlElement } from './xml.js';
 
 export const CII_NAMESPACE = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
@@ -66,7 +66,7 @@ export function readCii(root: XmlElement): EInvoice {
       'BT-126': textOf(at(item, 'AssociatedDocumentLineDocument/LineID')),
       'BT-153': textOf(at(item, 'SpecifiedTradeProduct/Name')),
       'BT-129': textOf(quantity),
-      'BT-130': quantity?.attributes.unitCode ? { value: quantity.attributes.unitCode, path: `${textOf(quantity)?.path ?? ''}/@unitCode` } : undefined,
+      'BT-130': attributeOf(quantity, 'unitCode'),
       'BT-146': amountOf(at(lineAgreement, 'NetPriceProductTradePrice/ChargeAmount')),
       'BT-131': amountOf(at(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation/LineTotalAmount')),
       'BT-152': textOf(at(lineSettlement, 'ApplicableTradeTax/RateApplicablePercent|ApplicablePercent')),

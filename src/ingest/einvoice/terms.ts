@@ -73,6 +73,12 @@ export function textOf(element: XmlElement | undefined): TermValue | undefined {
   return element && value ? { value, path: pathOf(element) } : undefined;
 }
 
+/** An attribute's value (the unit code of a quantity), with the path "<element>/@name". */
+export function attributeOf(element: XmlElement | undefined, name: string): TermValue | undefined {
+  const value = element?.attributes[name]?.trim();
+  return element && value ? { value, path: `${pathOf(element)}/@${name}` } : undefined;
+}
+
 /** A form of address printed on a line of its own above a person's name, as postal addresses do ("Herrn", "Frau", "Mr", "Mme"). */
 const SALUTATION_LINE = /^(?:herrn?|frau|firma|mr|mrs|ms|miss|dr|monsieur|madame|mademoiselle|m|mme|mlle|sig|sig\.ra|sr|sra|dhr|mevr)\.?$/i;
 

@@ -4,7 +4,7 @@
  * (CreditNoteTypeCode, CreditedQuantity, CreditNoteLine); the rest is alike.
  */
 import { defined, inCurrency } from './cii.js';
-import { addressOf, amountOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
+import { addressOf, amountOf, attributeOf, dateOf, nameOf, textOf, typeCodeOf, type EInvoice, type HeaderTerm, type LineTerm, type TermValue } from './terms.js';
 import { at, child, children, type XmlElement } from './xml.js';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -52,7 +52,7 @@ export function readUbl(root: XmlElement): EInvoice {
       'BT-126': textOf(child(item, 'ID')),
       'BT-153': textOf(at(item, 'Item/Name')),
       'BT-129': textOf(quantity),
-      'BT-130': quantity?.attributes.unitCode ? { value: quantity.attributes.unitCode, path: `${textOf(quantity)?.path ?? ''}/@unitCode` } : undefined,
+      'BT-130': attributeOf(quantity, 'unitCode'),
       'BT-146': amountOf(at(item, 'Price/PriceAmount')),
       'BT-131': amountOf(child(item, 'LineExtensionAmount')),
       'BT-152': textOf(at(item, 'Item/ClassifiedTaxCategory/Percent')),
