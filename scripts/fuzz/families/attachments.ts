@@ -7,7 +7,7 @@
  * an invoice. The page must still be read (200) or the PDF refused (400).
  */
 import { deflateSync } from 'node:zlib';
-import { entry, requestCase, DOCUMENT_LINES, type Family, type FuzzCase } from '../case.js';
+import { entry, memo, requestCase, DOCUMENT_LINES, type Family, type FuzzCase } from '../case.js';
 import { flateStream, onePagePdf, stream, textContent } from '../pdf-writer.js';
 import type { Random } from '../random.js';
 import { ciiXml, hybridPdf } from '../../../test/fixtures/einvoices.js';
@@ -42,7 +42,8 @@ const variants: Array<[(rng: Random) => Promise<FuzzCase> | FuzzCase, number]> =
   }, 6],
   [(rng) => {
     const megabytes = rng.pick([30, 300]);
-    const bomb = flateStream('/Type /EmbeddedFile /Subtype /text#2Fxml', Buffer.alloc(megabytes * 1024 * 1024, 0x20));
+    // built once: deflating 300 MB holds the runner's own event loop (and its /healthz probe) for seconds
+    const bomb = memo(`attachment bomb ${megabytes}`, () => flateStream('/Type /EmbeddedFile /Subtype /text#2Fxml', Buffer.alloc(megabytes * 1024 * 1024, 0x20)));
     return attachmentCase(`an embedded file inflating to ${megabytes} MB`, rawAttachments([bomb], ['factur-x.xml']), rng);
   }, 2],
   [(rng) => {
