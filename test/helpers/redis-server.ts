@@ -47,6 +47,7 @@ export async function startRedis(extra: string[] = []): Promise<RedisServer> {
     return `${run.stdout}${run.stderr}`.trim();
   };
   const start = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) return;
     child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
