@@ -56,7 +56,7 @@ describe('jobs across processes on a real Redis', function () {
       this.skip();
     }
     redis = await startRedis();
-    env = { API_KEYS: TEST_API_KEY, REDIS_URL: redis.url, JOB_LOCK: '3s', LOG_LEVEL: 'info' };
+    env = { API_KEYS: TEST_API_KEY, REDIS_URL: redis.url, JOB_LOCK: '3s', LOG_LEVEL: 'info', MALLOC_ARENA_MAX: '2' };
   });
 
   afterEach(async () => {
@@ -189,7 +189,7 @@ describe('jobs across processes on a real Redis', function () {
     for (const worker of workers) expect(logLines(worker, 'job finished').length).to.be.at.least(100); // both took their share
     expect(redis.cli('--scan', '--pattern', 'docshape:job:*:input')).to.equal('');
     // 750 more jobs grow neither worker by more than a few MB a hundred jobs
-    for (let w = 0; w < workers.length; w++) expect(rss[1]![w]! - rss[0]![w]!, `worker ${w} RSS ${rss[0]![w]!.toFixed(0)} -> ${rss[1]![w]!.toFixed(0)} MB`).to.be.below(48);
+    for (let w = 0; w < workers.length; w++) expect(rss[1]![w]! - rss[0]![w]!, `worker ${w} RSS ${rss[0]![w]!.toFixed(0)} -> ${rss[1]![w]!.toFixed(0)} MB`).to.be.below(40);
     console.log(`      worker RSS after 250 and after 1000 jobs: ${rss.map((row) => row.map((mb) => `${mb.toFixed(0)} MB`).join(', ')).join(' -> ')}`);
   });
 });
