@@ -34,6 +34,9 @@ export interface JobsRuntime {
 }
 
 const PREFIX = 'docshape';
+const EXTRACTION_QUEUE = 'extractions';
+/** The Redis list of the jobs waiting for a worker (BullMQ's `wait` list): what an autoscaler (KEDA) watches. */
+export const WAITING_LIST = `${PREFIX}:${EXTRACTION_QUEUE}:wait`;
 /** Webhooks delivered at once per process. */
 const WEBHOOK_CONCURRENCY = 4;
 /** A job still queued this long after its submit with no task in the queue is queued again (a submit cut short between the two writes). */
@@ -92,7 +95,7 @@ export async function startJobs(config: Config, logger: Logger): Promise<JobsRun
   const bull = <T>(name: string, options: typeof queueOptions) => new BullWorkQueue<T>({ ...options, name, prefix: PREFIX, client, workerClient, lockMs: config.jobs.lockMs, logger });
   return assemble({
     config, logger, runsWorkers, store, apiStore,
-    queue: bull<ExtractionTask>('extractions', queueOptions),
+    queue: bull<ExtractionTask>(EXTRACTION_QUEUE, queueOptions),
     webhookQueue: bull<WebhookDelivery>('webhooks', webhookOptions),
     status: () => ({ queue: 'redis', durable: true, available: reachable && !problem, ...(problem ? { problem } : reachable ? {} : { problem: 'Redis is not reachable' }) }),
     release: async () => {

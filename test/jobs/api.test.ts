@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Engine } from '../../src/extract/engine.js';
-import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
+import { startJobs, WAITING_LIST, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
@@ -217,6 +217,20 @@ for (const queue of ['in-process', 'redis'] as const) {
         expect((await call('GET', `${stallServer.url}/v1/jobs/${id}`)).body.status).to.equal('canceled');
       } finally {
         await stallServer.close();
+      }
+    });
+
+    it('a job waits in the Redis list an autoscaler watches until a worker takes it', async function () {
+      if (!redis) this.skip(); // the in-process queue has no list to watch
+      const ownRedis = await startRedis();
+      const apiOnly = await startJobs(testConfig(env({ REDIS_URL: ownRedis.url, ROLE: 'api' })), silentLogger());
+      try {
+        await apiOnly.jobs.submit({ owner: 'o', input: { raw: Buffer.from('{}'), request: { schema: {}, contents: [] } }, metadata: null, webhook: null, baseUrl: 'http://x' });
+        expect(ownRedis.cli('LLEN', WAITING_LIST)).to.equal('1');
+        expect(await apiOnly.jobs.counts()).to.deep.equal({ queued: 1, running: 0 });
+      } finally {
+        await apiOnly.close(0);
+        await ownRedis.close();
       }
     });
 
