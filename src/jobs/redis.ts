@@ -6,17 +6,17 @@ import { Redis, type RedisOptions } from 'ioredis';
  * queued jobs and locks when memory runs short).
  */
 
-/** Reconnects forever: every 1 s at first, backing off to 20 s (BullMQ's own schedule). */
-const retryStrategy = (times: number) => Math.max(Math.min(Math.exp(times), 20_000), 1000);
+/** Reconnects forever, backing off from 0.5 s to `capMs`: a Redis that comes back is found within that. */
+const backoff = (capMs: number) => (times: number) => Math.min(500 * 2 ** Math.min(times - 1, 10), capMs);
 
-/** For the API: a command fails at once while Redis is away, so a submit answers 503 instead of hanging. */
+/** For the API: a command fails at once while Redis is away, so a submit answers 503 instead of hanging; back within 2 s of Redis. */
 export function apiConnection(url: string): Redis {
-  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, retryStrategy, connectionName: 'docshape-api' });
+  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, retryStrategy: backoff(2000), connectionName: 'docshape-api' });
 }
 
 /** For workers and subscribers: commands wait for Redis to come back (a finished job's result is not dropped). */
 export function workerConnection(url: string, name = 'docshape-worker'): Redis {
-  const options: RedisOptions = { maxRetriesPerRequest: null, retryStrategy, connectionName: name };
+  const options: RedisOptions = { maxRetriesPerRequest: null, retryStrategy: backoff(5000), connectionName: name };
   return new Redis(url, options);
 }
 
