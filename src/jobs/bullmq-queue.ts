@@ -7,7 +7,7 @@ export interface BullQueueOptions extends QueueOptions {
   name: string;
   /** Prefix of BullMQ's keys, e.g. "docshape". */
   prefix: string;
-  /** For adding and reading tasks: fails fast when Redis is away, so a submit answers 503 at once. */
+  /** For adding and reading tasks (redis.ts queueConnection). */
   client: Redis;
   /** For workers: waits for Redis to come back (BullMQ opens its blocking connection from it). */
   workerClient: () => Redis;
@@ -27,13 +27,24 @@ export interface BullQueueOptions extends QueueOptions {
  * for the store's repair pass to read their reason.
  */
 export class BullWorkQueue<T> implements WorkQueue<T> {
-  private readonly queue: Queue;
+  private opened: Queue | undefined;
   private worker: Worker | undefined;
   private readonly holds = new Map<string, AbortController>();
 
-  constructor(private readonly options: BullQueueOptions) {
-    this.queue = new Queue(options.name, { connection: options.client, prefix: options.prefix, skipWaitingForReady: true });
-    this.queue.on('error', (error) => options.logger.warn({ queue: options.name, err: error.message }, 'job queue: Redis error'));
+  constructor(private readonly options: BullQueueOptions) {}
+
+  /**
+   * BullMQ's Queue, opened on first use with Redis there: a Queue opened while
+   * Redis is away keeps its failed start-up check and fails every command
+   * even after Redis returns.
+   */
+  private get queue(): Queue {
+    if (!this.opened) {
+      if (this.options.client.status !== 'ready') throw new Error('Redis is not reachable');
+      this.opened = new Queue(this.options.name, { connection: this.options.client, prefix: this.options.prefix });
+      this.opened.on('error', (error) => this.options.logger.warn({ queue: this.options.name, err: error.message }, 'job queue: Redis error'));
+    }
+    return this.opened;
   }
 
   async add(id: string, data: T): Promise<void> {
@@ -110,7 +121,7 @@ export class BullWorkQueue<T> implements WorkQueue<T> {
         await closed;
       }
     }
-    await this.queue.close();
+    await this.opened?.close();
   }
 }
 

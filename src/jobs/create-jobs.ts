@@ -5,7 +5,7 @@ import { BullWorkQueue } from './bullmq-queue.js';
 import { Jobs, type ExtractionTask, type JobObserver } from './jobs.js';
 import { MemoryWorkQueue } from './memory-queue.js';
 import { MemoryJobStore } from './memory-store.js';
-import { apiConnection, connected, redisProblem, workerConnection } from './redis.js';
+import { apiConnection, connected, queueConnection, redisProblem, workerConnection } from './redis.js';
 import { RedisJobStore } from './redis-store.js';
 import type { JobStore } from './store.js';
 import { Webhooks, type WebhookDelivery } from './webhooks.js';
@@ -57,6 +57,7 @@ export async function startJobs(config: Config, logger: Logger): Promise<JobsRun
   }
 
   const client = apiConnection(redisUrl);
+  const queueClient = queueConnection(redisUrl);
   const subscriber = workerConnection(redisUrl, 'docshape-events');
   const workerClients: ReturnType<typeof workerConnection>[] = [];
   const workerClient = () => {
@@ -79,11 +80,11 @@ export async function startJobs(config: Config, logger: Logger): Promise<JobsRun
   client.on('close', () => (reachable = false));
   client.on('error', () => undefined); // reported as the queue's unavailability, not once per reconnect attempt
   subscriber.on('error', () => undefined);
+  queueClient.on('error', () => undefined);
   if (await connected(client, 3000)) {
     await check();
     if (problem) {
-      client.disconnect();
-      subscriber.disconnect();
+      for (const opened of [client, queueClient, subscriber]) opened.disconnect();
       throw new Error(problem);
     }
   } else {
@@ -92,14 +93,14 @@ export async function startJobs(config: Config, logger: Logger): Promise<JobsRun
   // workers write through a connection that waits for Redis; the API's fails fast
   const store = new RedisJobStore({ client: runsWorkers ? workerClient() : client, subscriber, prefix: PREFIX });
   const apiStore = runsWorkers ? new RedisJobStore({ client, subscriber, prefix: PREFIX }) : store;
-  const bull = <T>(name: string, options: typeof queueOptions) => new BullWorkQueue<T>({ ...options, name, prefix: PREFIX, client, workerClient, lockMs: config.jobs.lockMs, logger });
+  const bull = <T>(name: string, options: typeof queueOptions) => new BullWorkQueue<T>({ ...options, name, prefix: PREFIX, client: queueClient, workerClient, lockMs: config.jobs.lockMs, logger });
   return assemble({
     config, logger, runsWorkers, store, apiStore,
     queue: bull<ExtractionTask>(EXTRACTION_QUEUE, queueOptions),
     webhookQueue: bull<WebhookDelivery>('webhooks', webhookOptions),
     status: () => ({ queue: 'redis', durable: true, available: reachable && !problem, ...(problem ? { problem } : reachable ? {} : { problem: 'Redis is not reachable' }) }),
     release: async () => {
-      for (const opened of [client, subscriber, ...workerClients]) opened.disconnect();
+      for (const opened of [client, queueClient, subscriber, ...workerClients]) opened.disconnect();
     },
   });
 }

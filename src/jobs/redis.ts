@@ -14,6 +14,11 @@ export function apiConnection(url: string): Redis {
   return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, retryStrategy: backoff(2000), connectionName: 'docshape-api' });
 }
 
+/** For BullMQ's Queue (adding and reading tasks): like the API's, but BullMQ's own start-up check needs the offline queue. */
+export function queueConnection(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 5000, retryStrategy: backoff(2000), connectionName: 'docshape-queue' });
+}
+
 /** For workers and subscribers: commands wait for Redis to come back (a finished job's result is not dropped). */
 export function workerConnection(url: string, name = 'docshape-worker'): Redis {
   const options: RedisOptions = { maxRetriesPerRequest: null, retryStrategy: backoff(5000), connectionName: name };
