@@ -81,7 +81,7 @@ export async function benchJobs(report: Report, args: string[]): Promise<void> {
   }
   const batch = await batchOf(args[0], Number(args[1] ?? 40));
   const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-  const env: Record<string, string> = { API_KEYS: KEY, EXTRACTOR: process.env.EXTRACTOR ?? 'rules', MALLOC_ARENA_MAX: '2', LOG_LEVEL: 'warn' };
+  const env: Record<string, string> = { API_KEYS: KEY, EXTRACTOR: process.env.EXTRACTOR ?? 'rules', MALLOC_ARENA_MAX: '2' };
   for (const name of ['OCR_ENGINE', 'OCR_WORKERS', 'OCR_THREADS', 'PDF_WORKERS', 'MAX_ACTIVE_REQUESTS', 'JOB_CONCURRENCY', 'OLLAMA_HOST', 'OLLAMA_MODEL']) {
     if (process.env[name]) env[name] = process.env[name]!;
   }

@@ -68,10 +68,10 @@ export class MemoryJobStore implements JobStore {
       .map(({ record }) => record.id);
   }
 
-  async start(id: string, worker: string): Promise<JobRecord | undefined> {
+  /** (One process: the worker's name says nothing here.) */
+  async start(id: string): Promise<JobRecord | undefined> {
     const entry = this.live(id);
     if (!entry || isFinal(entry.record.status)) return undefined;
-    void worker;
     entry.record = { ...entry.record, status: 'running', startedAt: this.now(), attempts: entry.record.attempts + 1, progress: { stage: 'reading', pagesDone: 0, pagesTotal: null } };
     this.changed(id);
     return { ...entry.record };

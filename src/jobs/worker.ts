@@ -4,7 +4,7 @@ import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { responseBody, runExtraction, type PipelineDeps } from '../pipeline.js';
 import { untilAborted } from '../util/until-aborted.js';
-import type { JobError, JobProgress } from './job.js';
+import type { JobError, JobProgress, JobRecord } from './job.js';
 import type { ExtractionTask, JobObserver } from './jobs.js';
 import type { JobStore } from './store.js';
 import type { Webhooks } from './webhooks.js';
@@ -101,7 +101,7 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
   }
 }
 
-async function announce(deps: WorkerDeps, ended: Awaited<ReturnType<JobStore['finish']>> & object, started: number): Promise<void> {
+async function announce(deps: WorkerDeps, ended: JobRecord, started: number): Promise<void> {
   const ms = performance.now() - started;
   deps.observer?.finished(ended.status as 'succeeded' | 'failed', ms);
   deps.logger.info({ jobId: ended.id, status: ended.status, attempt: ended.attempts, ms: Math.round(ms), ...(ended.error ? { errorStatus: ended.error.status } : {}) }, 'job finished');
