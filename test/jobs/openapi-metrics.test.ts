@@ -11,17 +11,10 @@ import { jobRequestSchema, parseJobRequest } from '../../src/http/request-schema
 import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import { makeInvoicePdf } from '../fixtures/pdfs.js';
+import { withoutDescriptions } from '../helpers/without-descriptions.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 type Json = Record<string, any>;
-
-function withoutDescriptions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, item]) => [key, withoutDescriptions(item)]));
-  }
-  return value;
-}
 
 async function getJson(url: string): Promise<Json> {
   return (await (await fetch(url, { headers: { 'x-api-key': TEST_API_KEY } })).json()) as Json;
