@@ -107,6 +107,24 @@ describe('jobs across processes on a real Redis', function () {
     }
   });
 
+  it('a worker sent SIGTERM mid-job takes no new job, hands the one it holds back after SHUTDOWN_TIMEOUT_MS, and another worker finishes it', async () => {
+    const model: ModelServer = await startFakeOpenAi(async (_call, index) => (index === 0 ? { stall: true } : { content: '{"total": 76.2}' }));
+    try {
+      const llm = { EXTRACTOR: 'openai', OPENAI_BASE_URL: `${model.url}/v1`, SHUTDOWN_TIMEOUT_MS: '1000' };
+      const api = await start('api');
+      const first = await start('worker', llm);
+      const submitted = await postJson(`${api.url}/v1/jobs`, { schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] });
+      const id = submitted.body.id as string;
+      for (let i = 0; i < 400 && model.calls.length === 0; i++) await sleep(25);
+      expect(await first.stop('SIGTERM')).to.equal(0);
+      expect((await getJson(`${api.url}/v1/jobs/${id}`)).body).to.include({ status: 'queued', attempts: 1 });
+      await start('worker', llm);
+      expect(await untilEnded(api.url, id)).to.include({ status: 'succeeded', attempts: 2 });
+    } finally {
+      await model.close();
+    }
+  });
+
   it('Redis restarted mid-run (append-only file): no submitted job is lost', async () => {
     const api = await start('api');
     await start('worker');
