@@ -9,7 +9,7 @@ import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
 import { splitEInvoicePages, type Document } from './document/document.js';
-import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
+import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats, type PagesRead } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
@@ -111,8 +111,8 @@ export async function prepareRequest(request: ExtractionRequest, limits: Limits)
 }
 
 /** First half: the files read into one Document (pdf.js text layer, OCR, e-invoice XML). */
-export function readDocument(deps: IngestDeps & { eInvoice?: EInvoiceSetting }, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
-  return ingestFiles(prepared.files, deps, signal, { eInvoice: prepared.options.eInvoice ?? deps.eInvoice ?? 'auto' });
+export function readDocument(deps: IngestDeps & { eInvoice?: EInvoiceSetting }, prepared: PreparedRequest, signal: AbortSignal, onPages?: PagesRead): Promise<IngestResult> {
+  return ingestFiles(prepared.files, deps, signal, { eInvoice: prepared.options.eInvoice ?? deps.eInvoice ?? 'auto', ...(onPages ? { onPages } : {}) });
 }
 
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
@@ -177,15 +177,22 @@ function settleOptions(requested: RequestOptions, dates: DateConfig, document: D
   return { dateOrder: resolveDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
 }
 
+/** Where an extraction is, for a caller that shows progress (a job): reading pages, then the engine at work. */
+export interface ExtractionProgress {
+  pages?: PagesRead;
+  extracting?: () => void;
+}
+
 /** The whole extraction: both halves. */
-export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
-  return runPrepared(deps, await prepareRequest(request, deps.limits), signal);
+export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal, progress?: ExtractionProgress): Promise<ExtractionOutcome> {
+  return runPrepared(deps, await prepareRequest(request, deps.limits), signal, progress);
 }
 
 /** Both halves of a request already checked and decoded (POST /v1/ does that before it waits for a slot). */
-export async function runPrepared(deps: PipelineDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+export async function runPrepared(deps: PipelineDeps, prepared: PreparedRequest, signal: AbortSignal, progress?: ExtractionProgress): Promise<ExtractionOutcome> {
   const started = performance.now();
-  const { document, stats } = await readDocument(deps, prepared, signal);
+  const { document, stats } = await readDocument(deps, prepared, signal, progress?.pages);
+  progress?.extracting?.();
   const answer = await answerFromDocument(deps, prepared, document, signal);
   return {
     ...answer,

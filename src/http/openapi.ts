@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
-import { requestSchema } from './request-schema.js';
+import { JOB_DESCRIPTIONS, JOB_SCHEMAS, jobPaths } from './openapi-jobs.js';
+import { jobRequestSchema, requestSchema } from './request-schema.js';
 import { ENGINE_HEADER, OCR_HEADER } from './v1.js';
 
 type JsonObject = Record<string, unknown>;
@@ -16,6 +17,8 @@ type JsonObject = Record<string, unknown>;
 export interface OpenApiOptions {
   /** Whether GET /metrics exists (METRICS=on). */
   metrics: boolean;
+  /** Whether the job routes exist (the API with a job queue). */
+  jobs?: boolean;
 }
 
 /** Descriptions for members of the request schema, by their JSON Pointer within it. */
@@ -45,9 +48,9 @@ function memberAt(root: JsonObject, pointer: string): JsonObject | undefined {
 }
 
 /** The request schema as published: a copy of the validator's, with descriptions where it has none. */
-export function publishedRequestSchema(): JsonObject {
-  const schema = structuredClone(requestSchema) as unknown as JsonObject;
-  for (const [pointer, description] of Object.entries(REQUEST_DESCRIPTIONS)) {
+export function publishedRequestSchema(source: object = requestSchema, descriptions: Record<string, string> = REQUEST_DESCRIPTIONS): JsonObject {
+  const schema = structuredClone(source) as JsonObject;
+  for (const [pointer, description] of Object.entries(descriptions)) {
     const member = memberAt(schema, pointer);
     if (member && member.description === undefined) member.description = description;
   }
@@ -162,6 +165,10 @@ const readinessSchema = {
     ocr: { type: 'object', description: 'OCR workers: ready, workers, busy, queued, jobsDone.' },
     engine: { type: 'object', description: 'name, ready, detail, chosenBecause.' },
     requests: { type: 'object', description: 'Admission: active, queued and their limits.' },
+    jobs: {
+      type: 'object',
+      description: 'The job queue: queue (in-process or redis), durable (survives a restart, shared by replicas), available (jobs can be submitted now), problem. Never makes the service unready: POST /v1/ works without it.',
+    },
   },
 };
 
@@ -232,6 +239,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
         },
       },
     },
+    ...(options.jobs ? jobPaths(errorResponse, (extractionResponses(evidence) as Record<string, JsonObject>)['200']!) : {}),
     ...(options.metrics ? { '/metrics': metricsPath() } : {}),
     '/openapi.json': {
       get: {
@@ -260,7 +268,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
       description: 'Self-hosted document extraction: a JSON Schema and images/PDFs in, one schema-shaped JSON object out.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    tags: [{ name: 'extraction' }, { name: 'operations' }],
+    tags: [{ name: 'extraction' }, ...(options.jobs ? [{ name: 'jobs' }] : []), { name: 'operations' }],
     security: [{ ApiKey: [] }],
     paths,
     components: {
@@ -280,6 +288,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
           properties: { error: { type: 'string', description: 'What went wrong, naming the field.' }, details: { type: 'array', items: { type: 'string' } } },
         },
         Readiness: readinessSchema,
+        ...(options.jobs ? { JobRequest: publishedRequestSchema(jobRequestSchema, { ...REQUEST_DESCRIPTIONS, '': 'The body of POST /v1/, and where to call back and what to echo.', ...JOB_DESCRIPTIONS }), ...JOB_SCHEMAS } : {}),
         ...(evidence ? EVIDENCE_SCHEMAS : {}),
       },
     },

@@ -37,6 +37,8 @@ export interface IngestStats {
 export interface IngestOptions {
   /** 'auto': a PDF's e-invoice attachment becomes a page of its own (ingest/einvoice/); 'ignore': only the visible pages are read. */
   eInvoice: EInvoiceSetting;
+  /** Progress for asynchronous jobs (jobs/): pages read so far, out of the request's. */
+  onPages?: PagesRead;
 }
 
 export interface IngestResult {
@@ -156,6 +158,9 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   return isIdentity(toInput) ? repairedPage : { ...repairedPage, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 
+/** Told the pages read so far and the pages of the request, once the files are open and as each OCR page is read. */
+export type PagesRead = (done: number, total: number) => void;
+
 /**
  * Turns decoded files into one Document. Text-layer PDF pages never touch
  * OCR; scanned PDF pages and image frames are rasterised and OCRed, at most
@@ -163,6 +168,7 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
  */
 export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal: AbortSignal, options: IngestOptions = { eInvoice: 'auto' }): Promise<IngestResult> {
   const stats: IngestStats = { textLayerPages: 0, ocrPages: 0, emptyPages: 0, eInvoicePages: 0, decodeMs: 0, ocrMs: 0 };
+  const { onPages } = options;
   const budget = new PageBudget(deps.limits.maxPagesPerRequest);
   const words = new WordBudget(deps.limits.maxWordsPerRequest);
   const pendingByFile: PendingPage[][] = [];
@@ -178,7 +184,14 @@ export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal
   }
 
   const ocrJobs = pendingByFile.flat().filter((p): p is Extract<PendingPage, { kind: 'raster' }> => p.kind === 'raster');
-  const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, (job) => ocrPage(job, deps, signal, stats));
+  const pagesTotal = pendingByFile.reduce((sum, pages) => sum + pages.length, 0);
+  let pagesDone = pagesTotal - ocrJobs.length;
+  onPages?.(pagesDone, pagesTotal);
+  const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, async (job) => {
+    const page = await ocrPage(job, deps, signal, stats);
+    onPages?.(++pagesDone, pagesTotal);
+    return page;
+  });
   const ocrPageByJob = new Map(ocrJobs.map((job, i) => [job, ocrResults[i] as Page]));
   files.forEach((file, fileIndex) => {
     for (const pending of pendingByFile[fileIndex] ?? []) if (pending.kind === 'raster') words.take(ocrPageByJob.get(pending)!.lines, file);
