@@ -14,6 +14,7 @@ import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';
+import { ciiXml, sampleInvoice } from '../fixtures/einvoices.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { chromiumInstalled, CHROMIUM_PATH, launchChromium, type HeadlessBrowser } from '../helpers/browser.js';
 import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
@@ -187,6 +188,29 @@ describe('playground page in headless Chromium', function () {
     expect(values.store_name).to.equal(RECEIPT_EXPECTED.store);
     expect(values.date).to.equal(RECEIPT_EXPECTED.date);
     expect(values.total).to.equal(String(Number(RECEIPT_EXPECTED.total)));
+    await page.close();
+  });
+
+  it('takes a dropped e-invoice XML, says it has no page to show, and shows the values the service read from it', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    const invoice = sampleInvoice();
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    // A browser names an .xml file text/xml; the page sends what it was given and the service takes both names.
+    await dropFiles(page, [{ name: 'xrechnung.xml', type: 'text/xml', base64: Buffer.from(ciiXml(invoice)).toString('base64') }]);
+    expect(await page.$$eval('#file-list li', (items) => items.length)).to.equal(1);
+    await page.waitForFunction(() => /no page to show/.test(document.getElementById('pages')?.textContent ?? ''));
+    await page.selectOption('#preset', 'invoice');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer]', { timeout: 120_000 });
+    const values = await shownValues(page);
+    expect(values.invoice_number).to.equal(invoice.number);
+    expect(values.invoice_date).to.equal(invoice.issueDate);
+    expect(values.seller).to.equal(invoice.seller.name);
+    expect(values.currency).to.equal(invoice.currency);
+    expect(await page.isHidden('#error')).to.equal(true);
+    expect(problems).to.deep.equal([]);
     await page.close();
   });
 

@@ -8,8 +8,9 @@ import { PRESETS } from './presets.js';
 const KEY_STORAGE = 'docshape.apiKey';
 /** Values below this confidence are marked for a look (issue 12: at 0.9 and above, values can be accepted unseen). */
 const REVIEW_BELOW = 0.9;
-const MIME_BY_EXTENSION = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
-const SUPPORTED = new Set(Object.values(MIME_BY_EXTENSION));
+const MIME_BY_EXTENSION = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', xml: 'application/xml' };
+// Browsers call an .xml file text/xml or application/xml; the service takes both (an e-invoice without a page).
+const SUPPORTED = new Set([...Object.values(MIME_BY_EXTENSION), 'text/xml']);
 
 const $ = (id) => document.getElementById(id);
 const state = { files: [], evidence: false, optionFields: [], job: undefined };
