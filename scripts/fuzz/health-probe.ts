@@ -83,13 +83,21 @@ export class HealthProbe {
 
   private once(): Promise<boolean> {
     return new Promise((resolve) => {
-      const request = http.get(`${this.url()}/healthz`, { agent: this.agent, timeout: this.timeoutMs }, (response) => {
+      const started = this.now();
+      // the timeout runs on this.now(), like the latency: a socket timer would fire on the runner's own stalls
+      const watch = setInterval(() => {
+        if (this.now() - started > this.timeoutMs) request.destroy(new Error('timeout'));
+      }, 50);
+      const settle = (ok: boolean) => {
+        clearInterval(watch);
+        resolve(ok);
+      };
+      const request = http.get(`${this.url()}/healthz`, { agent: this.agent }, (response) => {
         response.resume();
-        response.on('end', () => resolve(response.statusCode === 200));
-        response.on('error', () => resolve(false));
+        response.on('end', () => settle(response.statusCode === 200));
+        response.on('error', () => settle(false));
       });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
+      request.on('error', () => settle(false));
     });
   }
 }
