@@ -15,6 +15,8 @@ export interface SlowProbe {
 export interface ProbeSummary {
   probes: number;
   failures: number;
+  /** Why probes failed (status, error or timeout) and what was in flight, the first 20. */
+  failureReasons: string[];
   slowestMs: number;
   p50Ms: number;
   p99Ms: number;
@@ -27,6 +29,7 @@ export class HealthProbe {
   private readonly latencies: number[] = [];
   private readonly slow: SlowProbe[] = [];
   private failures = 0;
+  private readonly failureReasons: string[] = [];
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -58,6 +61,7 @@ export class HealthProbe {
     return {
       probes: sorted.length,
       failures: this.failures,
+      failureReasons: [...this.failureReasons],
       slowestMs: sorted[sorted.length - 1] ?? 0,
       p50Ms: at(0.5),
       p99Ms: at(0.99),
@@ -71,33 +75,38 @@ export class HealthProbe {
     while (this.running) {
       const before = this.inFlight();
       const started = this.now();
-      const ok = await this.once();
+      const failure = await this.once();
+      const ok = failure === undefined;
       const ms = this.now() - started;
       if (ok) this.latencies.push(ms);
-      else this.failures++;
+      else {
+        this.failures++;
+        if (this.failureReasons.length < 20) this.failureReasons.push(`${failure} after ${Math.round(ms)} ms, during: ${[...new Set([...before, ...this.inFlight()])].join(' | ') || 'nothing'}`);
+      }
       if (ms > 100 || !ok) this.slow.push({ ms, at: Date.now(), during: [...new Set([...before, ...this.inFlight()])] });
       if (this.slow.length > 200) this.slow.sort((a, b) => b.ms - a.ms).splice(100);
       await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
     }
   }
 
-  private once(): Promise<boolean> {
+  /** Undefined when /healthz answered 200, else why not. */
+  private once(): Promise<string | undefined> {
     return new Promise((resolve) => {
       const started = this.now();
       // the timeout runs on this.now(), like the latency: a socket timer would fire on the runner's own stalls
       const watch = setInterval(() => {
         if (this.now() - started > this.timeoutMs) request.destroy(new Error('timeout'));
       }, 50);
-      const settle = (ok: boolean) => {
+      const settle = (failure: string | undefined) => {
         clearInterval(watch);
-        resolve(ok);
+        resolve(failure);
       };
       const request = http.get(`${this.url()}/healthz`, { agent: this.agent }, (response) => {
         response.resume();
-        response.on('end', () => settle(response.statusCode === 200));
-        response.on('error', () => settle(false));
+        response.on('end', () => settle(response.statusCode === 200 ? undefined : `status ${response.statusCode}`));
+        response.on('error', (error) => settle(`response: ${error.message}`));
       });
-      request.on('error', () => settle(false));
+      request.on('error', (error) => settle(`request: ${error.message}`));
     });
   }
 }
