@@ -158,7 +158,7 @@ async function explain(final: ReturnType<typeof finalize>, checker: Engine | und
       input.signal.throwIfAborted();
     }
   }
-  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}) });
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder, ...(crossCheck ? { crossCheck } : {}) });
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
