@@ -6,22 +6,10 @@
  * times (less with fixed costs), a quadratic one 16 times.
  */
 import { expect } from 'chai';
+import { cpuMsOf } from './cpu-time.js';
 
 /** Above this, `work(4n)` cost more than twice what linear growth allows: 8 lies halfway (geometrically) between linear 4 and quadratic 16. */
 export const LINEAR_GROWTH_LIMIT = 8;
-
-/** CPU time (user + system, every thread of this process) in ms. */
-export function processCpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-/** The CPU time of one call of `work`, in ms. */
-export async function cpuMsOf(work: () => unknown): Promise<number> {
-  const before = processCpuMs();
-  await work();
-  return processCpuMs() - before;
-}
 
 export interface Growth {
   n: number;

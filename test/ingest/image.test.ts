@@ -119,9 +119,8 @@ describe('loadImagePages', function () {
   });
 
   it('refuses an image whose header declares too many pixels before decoding it', async () => {
-    const started = performance.now();
+    // the file is a header and no pixels: the size in the message is the one the header declares
     const error = await rejectionOf(loadImagePages(file('image/png', makeHugePngHeader(50_000, 50_000), 2), limits));
-    expect(performance.now() - started).to.be.lessThan(1000);
     expect(error.status).to.equal(400);
     expect(error.message).to.include('contents[2].data').and.include('MAX_PIXELS').and.include('50000 x 50000');
   });
