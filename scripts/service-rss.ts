@@ -1,7 +1,7 @@
 /**
  * The service's peak RSS, measured from outside as an operator sees it:
- * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2 unless the
- * environment sets it; every other setting at its default or as the
+ * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2 and
+ * MALLOC_MMAP_THRESHOLD_=131072 unless the environment sets them; every other setting at its default or as the
  * environment sets it, with the rules engine and the OCR engine named),
  * sends `--requests` POST /v1/ (20) of the files given, in turn,
  * `--at-once` (2) at a time, and prints one JSON line: the process's RSS
@@ -53,7 +53,7 @@ export async function measureServiceRss(engine: string, paths: string[], request
   const apiKey = 'rss-key';
   const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
+    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072', API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
