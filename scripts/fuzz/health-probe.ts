@@ -36,6 +36,8 @@ export class HealthProbe {
     private readonly inFlight: () => string[] = () => [],
     private readonly intervalMs = 50,
     private readonly timeoutMs = 5000,
+    /** The clock latencies are read on: the runner passes its ClientClock's, which leaves out its own loop's stalls. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
@@ -68,9 +70,9 @@ export class HealthProbe {
   private async run(): Promise<void> {
     while (this.running) {
       const before = this.inFlight();
-      const started = performance.now();
+      const started = this.now();
       const ok = await this.once();
-      const ms = performance.now() - started;
+      const ms = this.now() - started;
       if (ok) this.latencies.push(ms);
       else this.failures++;
       if (ms > 100 || !ok) this.slow.push({ ms, at: Date.now(), during: [...new Set([...before, ...this.inFlight()])] });
@@ -81,13 +83,21 @@ export class HealthProbe {
 
   private once(): Promise<boolean> {
     return new Promise((resolve) => {
-      const request = http.get(`${this.url()}/healthz`, { agent: this.agent, timeout: this.timeoutMs }, (response) => {
+      const started = this.now();
+      // the timeout runs on this.now(), like the latency: a socket timer would fire on the runner's own stalls
+      const watch = setInterval(() => {
+        if (this.now() - started > this.timeoutMs) request.destroy(new Error('timeout'));
+      }, 50);
+      const settle = (ok: boolean) => {
+        clearInterval(watch);
+        resolve(ok);
+      };
+      const request = http.get(`${this.url()}/healthz`, { agent: this.agent }, (response) => {
         response.resume();
-        response.on('end', () => resolve(response.statusCode === 200));
-        response.on('error', () => resolve(false));
+        response.on('end', () => settle(response.statusCode === 200));
+        response.on('error', () => settle(false));
       });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => resolve(false));
+      request.on('error', () => settle(false));
     });
   }
 }
