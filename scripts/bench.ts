@@ -4,7 +4,8 @@
  * receipt photo, a dense A4 page at 300 DPI, the same page scanned at 600
  * DPI, 4961x7016) and their ratio, the OCR pool's speed-up on all cores,
  * native tesseract for comparison when it is installed, end-to-end HTTP
- * latency, the service's peak RSS after 20 photo requests with each
+ * latency (a born-digital PDF also as a ratio against pdf.js reading its text
+ * alone), the service's peak RSS after 20 photo requests with each
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
  * job queue's throughput and cost instead (bench/jobs.ts).
@@ -26,6 +27,7 @@ import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
+import { pdfDocumentOptions } from '../src/ingest/pdf-options.js';
 import type { GreyRaster } from '../src/document/raster.js';
 import { silentLogger } from '../src/logger.js';
 import { startServices } from '../src/services.js';
@@ -212,6 +214,70 @@ async function benchHttp(): Promise<void> {
   await services.close();
 }
 
+/** pdf.js on this thread, as the PDF worker uses it: the document opened with the worker's text options, every page's text read. */
+async function pdfjsTextAlone(bytes: Buffer): Promise<void> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // in-thread (pdf.js's "fake worker"), loaded once up front as pdf-worker.ts does
+  const workerModulePath = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+  (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= await import(workerModulePath);
+  const task = pdfjs.getDocument({ ...pdfDocumentOptions('text'), data: new Uint8Array(bytes) });
+  try {
+    const doc = await task.promise;
+    for (let page = 1; page <= doc.numPages; page++) await (await doc.getPage(page)).getTextContent();
+  } finally {
+    await task.destroy();
+  }
+}
+
+/**
+ * A one-page born-digital PDF (the tests' invoice) through POST /v1/ with the
+ * rules engine, against pdf.js reading its text alone in this process: one of
+ * each in turn, so that both see the same machine; the ratio of the medians is
+ * what the service adds (HTTP, the PDF and rules threads, lines, the engine,
+ * finalize) to the text extraction it cannot do without.
+ */
+async function benchTextPdfAgainstPdfjs(): Promise<void> {
+  const apiKey = 'bench-key';
+  const config = loadConfig({ ...process.env, API_KEYS: apiKey, EXTRACTOR: 'rules' });
+  const services = await startServices(config, silentLogger());
+  const app = createApp({ config, pipeline: services, logger: silentLogger() });
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  try {
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const invoice = await makeInvoicePdf();
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };
+    const body = JSON.stringify({ schema, contents: [{ mimeType: 'application/pdf', data: invoice.toString('base64') }] });
+    const post = async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+      await response.text();
+      if (response.status !== 200) throw new Error(`born-digital invoice: HTTP ${response.status}`);
+    };
+    // warm: the PDF thread starts with the first PDF, and both paths compile their code in the first runs
+    for (let i = 0; i < 5; i++) {
+      await post();
+      await pdfjsTextAlone(invoice);
+    }
+    const runs = 25;
+    const service: number[] = [];
+    const alone: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      for (const [times, run] of i % 2 === 0 ? ([[service, post], [alone, () => pdfjsTextAlone(invoice)]] as const) : ([[alone, () => pdfjsTextAlone(invoice)], [service, post]] as const)) {
+        times.push((await timed(run))[1]);
+      }
+    }
+    const median = (values: number[]) => percentile(values, 0.5) ?? NaN;
+    report(
+      'HTTP born-digital invoice PDF (rules) vs pdf.js text alone',
+      `median ${median(service).toFixed(1)} ms vs ${median(alone).toFixed(1)} ms: ${(median(service) / median(alone)).toFixed(2)}x (${runs} each, in turn; min ${Math.min(...service).toFixed(1)} vs ${Math.min(...alone).toFixed(1)} ms)`,
+    );
+  } finally {
+    server.close();
+    await services.close();
+  }
+}
+
 /**
  * Peak RSS of the service after 20 photo requests, per engine, each in a
  * process of its own (scripts/service-rss.ts) with MALLOC_ARENA_MAX as
@@ -267,6 +333,7 @@ async function main(): Promise<void> {
     await native.close();
   }
   await benchHttp();
+  await benchTextPdfAgainstPdfjs();
   await benchServiceRss();
   await benchLanguageModel(report);
   report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

@@ -1,65 +1,107 @@
 /**
- * The service's peak RSS under photo traffic, for `npm run bench`: starts
- * the service as main.ts does (rules engine) with the OCR engine named,
- * answers 20 POST /v1/ requests with the photo given, two at a time, and
- * prints {engine, peakRssMb, rssNowMb}. A process of its own, importing only
- * the service, so neither the other engine nor the bench's fixture drawing
- * (canvas) is counted.
+ * The service's peak RSS, measured from outside as an operator sees it:
+ * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2 and
+ * MALLOC_MMAP_THRESHOLD_=131072 unless the environment sets them; every other setting at its default or as the
+ * environment sets it, with the rules engine and the OCR engine named),
+ * sends `--requests` POST /v1/ (20) of the files given, in turn,
+ * `--at-once` (2) at a time, and prints one JSON line: the process's RSS
+ * after start, its peak (VmHWM) and its RSS at the end, split into
+ * anonymous memory and mapped files (the node binary, shared libraries).
+ * `npm run bench` runs it on a generated photo; on real photos and scans:
  *
- *   node dist/scripts/service-rss.js <paddle|tesseract> <photo.jpg>
+ *   node dist/scripts/service-rss.js paddle photo1.jpg scan2.jpg ... [--requests 20] [--at-once 2]
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/logger.js';
-import { startServices } from '../src/services.js';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const REQUESTS = 20;
+const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const MIME_BY_EXTENSION: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 
-/**
- * Peak RSS of this process in MB. On Linux from /proc (VmHWM): getrusage's
- * maxrss keeps the high-water mark of the process image exec replaced, so a
- * child of the bench would report at least the bench's own RSS.
- */
-function peakRssMb(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (match) return Math.round(Number(match[1]) / 1024);
-  } catch {
-    // not Linux
-  }
-  return Math.round(process.resourceUsage().maxRSS / 1024);
+export interface ServiceRss {
+  engine: string;
+  requests: number;
+  /** RSS once the service listens (models loaded, OCR warmed), before any request. */
+  startRssMb: number;
+  /** The high-water mark of the whole process (VmHWM), every thread included. */
+  peakRssMb: number;
+  rssNowMb: number;
+  /** Of the RSS at the end: anonymous memory (heaps, arenas, buffers) and pages of mapped files. */
+  anonNowMb: number;
+  fileNowMb: number;
+  mallocArenaMax: string;
 }
-const AT_ONCE = 2;
+
+/** kB fields of /proc/<pid>/status, in MB. */
+function statusMb(pid: number): Record<string, number> {
+  const fields: Record<string, number> = {};
+  for (const match of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(Vm\w+|Rss\w+):\s+(\d+) kB/gm)) fields[match[1]!] = Math.round(Number(match[2]) / 1024);
+  return fields;
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args.splice(at, 2)[1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a positive whole number`);
+  return value;
+}
+
+export async function measureServiceRss(engine: string, paths: string[], requests = 20, atOnce = 2): Promise<ServiceRss> {
+  const apiKey = 'rss-key';
+  const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072', API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let pending = '';
+      child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it listened`)));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        const listening = /"address":\{[^}]*"port":(\d+)[^\n]*docshape listening/.exec(pending);
+        if (listening) resolve(Number(listening[1]));
+        pending = pending.slice(pending.lastIndexOf('\n') + 1);
+      });
+    });
+    const startRssMb = statusMb(child.pid!).VmRSS ?? NaN;
+    const bodies = await Promise.all(
+      paths.map(async (path) => {
+        const mimeType = MIME_BY_EXTENSION[extname(path).toLowerCase()];
+        if (!mimeType) throw new Error(`${path}: not an image or PDF by its extension`);
+        return JSON.stringify({ schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [{ mimeType, data: (await readFile(path)).toString('base64') }] });
+      }),
+    );
+    let next = 0;
+    const post = async () => {
+      const body = bodies[next++ % bodies.length]!;
+      const response = await fetch(`http://127.0.0.1:${port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+      await response.text();
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+    };
+    for (let sent = 0; sent < requests; sent += atOnce) await Promise.all(Array.from({ length: Math.min(atOnce, requests - sent) }, post));
+    const now = statusMb(child.pid!);
+    return { engine, requests, startRssMb, peakRssMb: now.VmHWM ?? NaN, rssNowMb: now.VmRSS ?? NaN, anonNowMb: now.RssAnon ?? NaN, fileNowMb: now.RssFile ?? NaN, mallocArenaMax };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
 
 async function main(): Promise<void> {
-  const [engine, photoPath] = process.argv.slice(2);
-  if ((engine !== 'paddle' && engine !== 'tesseract') || !photoPath) throw new Error('usage: service-rss <paddle|tesseract> <photo.jpg>');
-  const apiKey = 'bench-key';
-  const config = loadConfig({ ...process.env, API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
-  const services = await startServices(config, silentLogger());
-  const app = createApp({ config, pipeline: services, logger: silentLogger() });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  const schema = { type: 'object', properties: { total: { type: 'number' } } };
-  const body = JSON.stringify({ schema, contents: [{ mimeType: 'image/jpeg', data: (await readFile(photoPath)).toString('base64') }] });
-  const post = async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
-    await response.text();
-    if (response.status !== 200 || response.headers.get('x-docshape-ocr') !== engine) throw new Error(`HTTP ${response.status}, OCR ${response.headers.get('x-docshape-ocr')}`);
-  };
-  for (let i = 0; i < REQUESTS / AT_ONCE; i++) await Promise.all(Array.from({ length: AT_ONCE }, post));
-  process.stdout.write(`${JSON.stringify({ engine, peakRssMb: peakRssMb(), rssNowMb: Math.round(process.memoryUsage().rss / 1024 / 1024) })}\n`);
-  server.close();
-  await services.close();
+  const args = process.argv.slice(2);
+  const requests = option(args, '--requests', 20);
+  const atOnce = option(args, '--at-once', 2);
+  const [engine, ...paths] = args;
+  if ((engine !== 'paddle' && engine !== 'tesseract') || paths.length === 0) throw new Error('usage: service-rss <paddle|tesseract> <image or PDF>... [--requests 20] [--at-once 2]');
+  process.stdout.write(`${JSON.stringify(await measureServiceRss(engine, paths, requests, atOnce))}\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`service-rss failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`service-rss failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -169,7 +169,7 @@ async function explain(final: ReturnType<typeof finalize>, checker: Engine | und
   // an e-invoice's values are compared with what the printed pages alone say
   const { eInvoice, printed: printedPages } = splitEInvoicePages(input.document);
   const printed = eInvoice && printedPages ? await read(rulesReader, printedPages) : undefined;
-  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) });
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) });
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */

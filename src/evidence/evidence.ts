@@ -5,6 +5,7 @@
  * of the document supports is still listed, with a low confidence and no
  * box: it is never dropped.
  */
+import type { DateOrder } from '../extract/date-order.js';
 import type { Extraction } from '../extract/engine.js';
 import type { JsonSchema } from '../extract/json-schema.js';
 import type { Document, WordRef } from '../document/document.js';
@@ -37,6 +38,8 @@ export interface EvidenceInput {
   answer: Extraction & { value: Record<string, unknown> };
   document: Document;
   schema: JsonSchema;
+  /** The request's settled date order: the answer's dates are compared with the printed ones read this way. */
+  dateOrder: DateOrder;
   /** The rules engine's finalized reading, when the answer came from another engine. */
   crossCheck?: Extraction;
   /**
@@ -57,7 +60,7 @@ export function leafPointers(value: unknown, pointer = ''): string[] {
 
 export function buildEvidence(input: EvidenceInput): EvidenceReport {
   const leaves = leafPointers(input.answer.value).map((pointer) => ({ pointer, value: valueAtPointer(input.answer.value, pointer) }));
-  const context: FeatureContext = { document: input.document, index: new DocumentIndex(input.document), schema: input.schema, amounts: answerAmounts(leaves) };
+  const context: FeatureContext = { document: input.document, index: new DocumentIndex(input.document), schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
   const evidence: EvidenceMap = {};
   const features = new Map<string, ValueFeatures>();
   for (const { pointer, value } of leaves) {

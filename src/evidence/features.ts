@@ -8,7 +8,8 @@
  * into a probability.
  */
 import { parseNumber } from '../extract/coerce.js';
-import { findDates, findTimes } from '../extract/dates.js';
+import { findDates, findDateSpans, findTimes, type DateReadOptions } from '../extract/dates.js';
+import { isDayFirst, type DateOrder } from '../extract/date-order.js';
 import type { ValueRole, ValueSource } from '../extract/provenance.js';
 import { viewSchema, type SchemaView } from '../extract/schema-view.js';
 import type { JsonSchema } from '../extract/json-schema.js';
@@ -94,7 +95,7 @@ export function valueKind(value: unknown, view: SchemaView, lines: number, role?
   if (typeof value === 'number') return 'amount';
   if (typeof value !== 'string') return 'code';
   const text = value.trim();
-  const dates = findDates(text);
+  const dates = findDateSpans(text);
   if (dates.length === 1 && dates[0]!.text.length >= text.length - 2) return 'date';
   const times = findTimes(text);
   if (times.length === 1 && times[0]!.text.length >= text.length - 2) return 'time';
@@ -105,15 +106,18 @@ export function valueKind(value: unknown, view: SchemaView, lines: number, role?
   return (/\d/.test(text) && !/\p{L}/u.test(text)) || (/\d/.test(text) && words <= 3) ? 'code' : 'name';
 }
 
-/** How exactly `printed` (the words) spells `value`, 0..1. */
-export function exactness(value: unknown, printed: string, kind: ValueKind): number {
+/**
+ * How exactly `printed` (the words) spells `value`, 0..1. A date is read in
+ * the request's settled date order, as finalize re-printed it: "03/04/2024"
+ * spells 2024-03-04 on a month-first document and 2024-04-03 on a day-first one.
+ */
+export function exactness(value: unknown, printed: string, kind: ValueKind, dateOrder: DateOrder): number {
   if (kind === 'date' && typeof value === 'string') {
-    const wanted = findDates(value)[0]?.parts;
-    const found = findDates(printed).map((d) => d.parts);
-    // a date re-printed in another form is spelled when it is the same day, read either way round
-    const sameDay = (day: { year: number; month: number; day: number }) =>
-      wanted !== undefined && day.year === wanted.year && ((day.month === wanted.month && day.day === wanted.day) || (day.month === wanted.day && day.day === wanted.month));
-    if (found.some(sameDay)) return 1;
+    const order = readOrder(dateOrder);
+    const wanted = findDates(value, order)[0]?.parts;
+    const found = findDates(printed, order).map((d) => d.parts);
+    // a date re-printed in another form is spelled when it is the same day
+    if (wanted !== undefined && found.some((day) => day.year === wanted.year && day.month === wanted.month && day.day === wanted.day)) return 1;
   }
   if (kind === 'amount') {
     const number = typeof value === 'number' ? value : typeof value === 'string' ? parseNumber(value) : null;
@@ -131,6 +135,10 @@ export function exactness(value: unknown, printed: string, kind: ValueKind): num
 }
 
 /** Levenshtein distance; values are short (an address is ~100 characters). */
+function readOrder(dateOrder: DateOrder): DateReadOptions {
+  return { dayFirst: isDayFirst(dateOrder) };
+}
+
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -147,6 +155,8 @@ export interface FeatureContext {
   document: Document;
   index: DocumentIndex;
   schema: JsonSchema;
+  /** The request's settled date order (ExtractionOptions.dateOrder): how the printed dates are read. */
+  dateOrder: DateOrder;
   /** The answer's amounts outside lists, by pointer (answerAmounts()). */
   amounts?: ReadonlyMap<string, number>;
 }
@@ -200,7 +210,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
   return {
     kind,
     located: words.length > 0,
-    exactness: words.length > 0 ? exactness(value, printed, kind) : 0,
+    exactness: words.length > 0 ? exactness(value, printed, kind, context.dateOrder) : 0,
     textLayer: words.length > 0 && words.every((word) => word.source === 'text-layer'),
     ...(ocrEngine ? { ocrEngine } : {}),
     ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
@@ -215,7 +225,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     repeats: number !== null ? context.index.repeats(number, refs) : typeof value === 'string' ? context.index.repeats(value, refs) : 0,
     addsUp: number !== null && context.index.addsUp(number, refs),
     answerSum: inAnswerSum(pointer, context.amounts),
-    irregular: irregular(value, kind),
+    irregular: irregular(value, kind, context.dateOrder),
     agreement,
   };
 }
@@ -227,14 +237,14 @@ const ENDS_WITH_LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|l\.l\.c|llp|
 const CUT_AT = /^(?:[&+,;:/\-–]|and\b|of\b)|(?:[&+,;/\-–(]|\band|\bof)$/i;
 
 /** Not how a value of its kind is written. */
-export function irregular(value: unknown, kind: ValueKind): boolean {
+export function irregular(value: unknown, kind: ValueKind, dateOrder: DateOrder): boolean {
   if (typeof value !== 'string') return false;
   const text = value.trim();
   const opened = (text.match(/[([{]/g) ?? []).length;
   const closed = (text.match(/[)\]}]/g) ?? []).length;
   if (opened !== closed) return true;
   if (kind === 'date') {
-    const year = findDates(text)[0]?.parts.year;
+    const year = findDates(text, readOrder(dateOrder))[0]?.parts.year;
     return year !== undefined && (year < 1900 || year > 2100);
   }
   if (kind === 'name' || kind === 'text' || kind === 'address' || kind === 'business') return CUT_AT.test(text);

@@ -59,11 +59,13 @@ const READERS: Array<[RegExp, Reader]> = [
 ];
 
 /**
- * Every date in the text, left to right, without overlaps. The order only
- * decides how 03/04/2024 is read, never whether or where a date is printed,
- * so callers that ask only that may leave the options out.
+ * Every date in the text, left to right, without overlaps, read in the
+ * request's date order: there is no default, so that no caller reads
+ * "03/04/2024" day first on a document the request settled as month first.
+ * A caller that asks only whether or where dates are printed uses
+ * findDateSpans.
  */
-export function findDates(text: string, options: DateReadOptions = { dayFirst: true }): DateMatch[] {
+export function findDates(text: string, options: DateReadOptions): DateMatch[] {
   const found: DateMatch[] = [];
   for (const [pattern, read] of READERS) {
     for (const match of text.matchAll(pattern)) {
@@ -75,6 +77,15 @@ export function findDates(text: string, options: DateReadOptions = { dayFirst: t
     }
   }
   return found.sort((a, b) => a.index - b.index);
+}
+
+/**
+ * Where dates are printed, without reading them: the order decides only how
+ * "03/04/2024" is read (both readings are dates), never whether or where a
+ * date is printed.
+ */
+export function findDateSpans(text: string): Array<Pick<DateMatch, 'text' | 'index'>> {
+  return findDates(text, { dayFirst: true }).map(({ text: printed, index }) => ({ text: printed, index }));
 }
 
 /**

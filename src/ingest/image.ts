@@ -2,7 +2,7 @@ import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { Limits } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
-import { prepareForOcr, type GreyFrame } from './preprocess.js';
+import { dpiFor, ocrSize, prepareForOcr, resizeForOcr, type GreyFrame } from './preprocess.js';
 import type { GreyRaster } from '../document/raster.js';
 
 type ImageLimits = Pick<Limits, 'maxPixelsPerImage' | 'maxGifFrames'>;
@@ -114,8 +114,17 @@ async function decodeDistinctFrames(file: DecodedFile, header: ImageHeader, limi
 export async function loadImagePages(file: DecodedFile, limits: ImageLimits): Promise<GreyRaster[]> {
   const header = await readHeader(file, limits);
   if (header.frames === 1) {
-    const frame = await decodeGrey(file, decoderFor(file, limits, 1).rotate());
-    return [await prepareForOcr(frame, header.density)];
+    const quarterTurn = header.orientation >= 5 && header.orientation <= 8;
+    const size = quarterTurn ? ocrSize(header.height, header.width) : ocrSize(header.width, header.height);
+    const upright = decoderFor(file, limits, 1).rotate();
+    // An upright image is decoded and resized in one pass: a 35 MP scan never lies whole in memory (35 MB of
+    // grey, and libvips' buffers to make it), only its 8.7 MP raster. One stored turned or mirrored and resized
+    // is turned first and resized apart: in one pass libvips resizes before it turns, which rounds otherwise.
+    if (size.scale === 1 || header.orientation === 1) {
+      const frame = await decodeGrey(file, size.scale === 1 ? upright : resizeForOcr(upright, size));
+      return [{ ...frame, dpi: dpiFor(header.density, size.scale) }];
+    }
+    return [await prepareForOcr(await decodeGrey(file, upright), header.density)];
   }
   // sharp cannot turn a multi-frame strip by 90 degrees, so each frame is oriented on its own.
   const frames = await decodeDistinctFrames(file, header, limits);

@@ -68,27 +68,60 @@ function collide(a: BBox, b: BBox): boolean {
  * look at. A box without width collides with nothing.
  */
 class HorizontalIndex {
-  private readonly byWidthClass = new Map<number, BBox[]>();
+  private readonly byWidthClass = new Map<number, SortedRuns>();
 
   add(box: BBox): void {
     const width = box.x1 - box.x0;
     if (!(width > 0)) return;
     const widthClass = Math.floor(Math.log2(width));
     let boxes = this.byWidthClass.get(widthClass);
-    if (!boxes) this.byWidthClass.set(widthClass, (boxes = []));
-    boxes.splice(firstIndexWhere(boxes, (known) => known.x0 > box.x0), 0, box);
+    if (!boxes) this.byWidthClass.set(widthClass, (boxes = new SortedRuns()));
+    boxes.add(box);
   }
 
   collides(box: BBox): boolean {
     if (!(box.x1 - box.x0 > 0)) return false;
     for (const [widthClass, boxes] of this.byWidthClass) {
-      const reach = 2 ** (widthClass + 1);
-      for (let i = firstIndexWhere(boxes, (known) => known.x0 > box.x0 - reach); i < boxes.length && boxes[i]!.x0 < box.x1; i++) {
-        if (collide(boxes[i]!, box)) return true;
+      if (boxes.someFrom(box.x0 - 2 ** (widthClass + 1), box.x1, (known) => collide(known, box))) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Boxes sorted by x0 in runs of distinct powers of two, merged like a binary
+ * counter when one is added: O(log n) per box however they arrive. One sorted
+ * array took a shift of everything after each new box (words right to left:
+ * 2.3 s for a line of 100,000).
+ */
+class SortedRuns {
+  private runs: BBox[][] = [];
+
+  add(box: BBox): void {
+    let carry = [box];
+    while (this.runs.length > 0 && this.runs[this.runs.length - 1]!.length <= carry.length) carry = mergeByX0(this.runs.pop()!, carry);
+    this.runs.push(carry);
+  }
+
+  /** Whether `test` holds for a box whose x0 lies in [from, to). */
+  someFrom(from: number, to: number, test: (box: BBox) => boolean): boolean {
+    for (const run of this.runs) {
+      for (let i = firstIndexWhere(run, (known) => known.x0 > from); i < run.length && run[i]!.x0 < to; i++) {
+        if (test(run[i]!)) return true;
       }
     }
     return false;
   }
+}
+
+function mergeByX0(a: BBox[], b: BBox[]): BBox[] {
+  const merged: BBox[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(a[i]!.x0 <= b[j]!.x0 ? a[i++]! : b[j++]!);
+  while (i < a.length) merged.push(a[i++]!);
+  while (j < b.length) merged.push(b[j++]!);
+  return merged;
 }
 
 function height(box: BBox): number {

@@ -15,7 +15,7 @@
  * at any other filter (DCT, JPX, CCITT, JBIG2: images) and the check applies
  * to what was decoded so far.
  */
-import { createInflate, constants as zlibConstants } from 'node:zlib';
+import { createInflate, inflateSync, constants as zlibConstants } from 'node:zlib';
 
 export interface OversizedStream {
   /** Object number from "N G obj", when the dictionary is preceded by one. */
@@ -81,8 +81,23 @@ function limitFor(dictionary: string, maxBytes: number): number | undefined {
   return maxBytes;
 }
 
-/** Inflates up to `limit` + 1 bytes; a damaged or cut-off stream yields what came before the damage, as pdf.js reads it. */
-function boundedInflate(data: Buffer, limit: number): Promise<Buffer> {
+/**
+ * Inflates up to `limit` + 1 bytes; a damaged or cut-off stream yields what
+ * came before the damage, as pdf.js reads it. A whole stream within the
+ * limit, the usual case, is inflated at once on this thread (this runs in the
+ * PDF worker): a zlib stream object per PDF stream cost a one-page invoice
+ * some 2 ms of CPU and a trip through libuv's thread pool for each. A stream
+ * past the limit or damaged is read again piece by piece.
+ */
+async function boundedInflate(data: Buffer, limit: number): Promise<Buffer> {
+  try {
+    return inflateSync(data, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: limit + 1 });
+  } catch {
+    return inflatePieces(data, limit);
+  }
+}
+
+function inflatePieces(data: Buffer, limit: number): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -6,14 +6,13 @@
  * Failures are returned as data (PdfFailure), not thrown: AppError's class
  * identity does not survive the thread boundary, so pdf.ts maps them.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
 import { groupWordsIntoLines } from './lines.js';
+import { pdfDocumentOptions } from './pdf-options.js';
 import { findOversizedStream } from './pdf-streams.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from '../document/raster.js';
@@ -23,8 +22,6 @@ import { findEInvoice, scanEmbeddedFiles, type ScannedEmbeddedFiles } from './pd
 import { eInvoicePage } from './einvoice/page.js';
 import { readEInvoiceXml } from './einvoice/read.js';
 import { XmlProblem } from './einvoice/xml.js';
-
-const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 // Registering the worker module up front makes pdf.js use it in-thread (its
 // "fake worker") at once instead of importing it lazily on the first document.
@@ -40,24 +37,8 @@ process.on('unhandledRejection', () => undefined);
 /** Glyph advances that cut text runs into words (glyph-widths.ts), loaded once per worker. */
 const runOffsets = measuredRunOffsets() ?? sameSharePerCharacter;
 
-/** Larger embedded images are skipped rather than decoded: a guard against decompression bombs (a 600 dpi A3 scan is ~70 Mpx). */
-const MAX_EMBEDDED_IMAGE_PIXELS = 100_000_000;
-
-const DOCUMENT_OPTIONS = {
-  standardFontDataUrl: `${pdfjsDir}/standard_fonts/`,
-  cMapUrl: `${pdfjsDir}/cmaps/`,
-  cMapPacked: true,
-  wasmUrl: `${pdfjsDir}/wasm/`,
-  isEvalSupported: false,
-  useSystemFonts: false,
-  // Node has no FontFace API; glyphs are drawn as paths instead.
-  disableFontFace: true,
-  maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS,
-  verbosity: 0,
-};
-
-async function withDocument<T>(bytes: Uint8Array, use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
-  const loadingTask = pdfjs.getDocument({ ...DOCUMENT_OPTIONS, data: bytes });
+async function withDocument<T>(bytes: Uint8Array, purpose: 'text' | 'render', use: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
+  const loadingTask = pdfjs.getDocument({ ...pdfDocumentOptions(purpose), data: bytes });
   try {
     return await use(await loadingTask.promise);
   } finally {
@@ -238,11 +219,11 @@ async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | Pd
     // attachments are scanned before pdf.js takes the bytes over
     const { eInvoice } = task;
     const embedded = eInvoice ? { scanned: await scanEmbeddedFiles(task.bytes, eInvoice.maxXmlBytes), maxXmlBytes: eInvoice.maxXmlBytes } : undefined;
-    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords, embedded));
+    const outcome = await withDocument(task.bytes, 'text', (doc) => inspect(doc, task.maxPages, task.maxWords, embedded));
     const buffers = outcome.ok ? [...outcome.value.pages.map((page) => page.boxes.buffer), ...(outcome.value.eInvoice ? buffersOf(outcome.value.eInvoice) : [])] : [];
     return transferred(outcome, buffers);
   }
-  const outcome = await withDocument(task.bytes, (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));
+  const outcome = await withDocument(task.bytes, 'render', (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));
   return transferred(outcome, outcome.ok ? [outcome.value.data.buffer] : []);
 }
 

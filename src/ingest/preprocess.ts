@@ -90,6 +90,19 @@ function orient(image: Sharp, orientation: number): Sharp {
   }
 }
 
+/** The OCR raster's size for a frame shown `width` x `height` (orientation applied): chooseScale's, rounded to whole pixels. */
+export function ocrSize(width: number, height: number): { scale: number; width: number; height: number } {
+  const scale = chooseScale(width, height);
+  return scale === 1 ? { scale, width, height } : { scale, width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** The resize to the OCR raster's size: lanczos3 keeps strokes crisp. */
+export function resizeForOcr(image: Sharp, size: { width: number; height: number }): Sharp {
+  // fastShrinkOnLoad off: a JPEG is decoded at a fraction of its size only when it shrinks 4 times or more
+  // (a short side over 9,920 px), so the raster is the one decoding it whole would give
+  return image.resize({ width: size.width, height: size.height, fit: 'fill', kernel: 'lanczos3', fastShrinkOnLoad: false });
+}
+
 /**
  * Turns a decoded frame into the raster handed to OCR.
  * @param density pixels per inch from the file's metadata, if any
@@ -98,18 +111,11 @@ function orient(image: Sharp, orientation: number): Sharp {
 export async function prepareForOcr(frame: GreyFrame, density: number | undefined, orientation = 1): Promise<GreyRaster> {
   const quarterTurn = orientation >= 5 && orientation <= 8;
   const [width, height] = quarterTurn ? [frame.height, frame.width] : [frame.width, frame.height];
-  const scale = chooseScale(width, height);
+  const size = ocrSize(width, height);
   let image = orient(sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 1 } }), orientation);
-  if (scale !== 1) {
-    image = image.resize({
-      width: Math.max(1, Math.round(width * scale)),
-      height: Math.max(1, Math.round(height * scale)),
-      fit: 'fill',
-      kernel: 'lanczos3',
-    });
-  }
+  if (size.scale !== 1) image = resizeForOcr(image, size);
   // Without an explicit colourspace sharp turns single-channel input into sRGB on output.
   const { data, info } = await image.toColourspace('b-w').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
   if (info.channels !== 1) throw new Error(`expected 1 channel after preprocessing, got ${info.channels}`);
-  return { width: info.width, height: info.height, data, dpi: dpiFor(density, scale) };
+  return { width: info.width, height: info.height, data, dpi: dpiFor(density, size.scale) };
 }

@@ -82,19 +82,38 @@ describe('evidence: what is known about a value', () => {
   });
 
   it('measures how exactly the words spell a value, re-printed dates and parsed amounts included', () => {
-    expect(exactness('2024-03-14', '14/03/2024', 'date')).to.equal(1);
-    expect(exactness(76.2, 'RM76.20', 'amount')).to.equal(1);
-    expect(exactness('ACME Tools', 'ACME TOOLS LTD', 'name')).to.equal(1);
-    expect(exactness('ACME Toots', 'ACME Tools', 'name')).to.be.closeTo(1 - 1 / 9, 1e-9);
-    expect(exactness(76.2, '67.20', 'amount')).to.be.below(1);
+    expect(exactness('2024-03-14', '14/03/2024', 'date', 'dmy')).to.equal(1);
+    expect(exactness(76.2, 'RM76.20', 'amount', 'dmy')).to.equal(1);
+    expect(exactness('ACME Tools', 'ACME TOOLS LTD', 'name', 'dmy')).to.equal(1);
+    expect(exactness('ACME Toots', 'ACME Tools', 'name', 'dmy')).to.be.closeTo(1 - 1 / 9, 1e-9);
+    expect(exactness(76.2, '67.20', 'amount', 'dmy')).to.be.below(1);
+  });
+
+  it('reads a printed date in the request\'s date order: a right date on a US (mdy) document has the features of a right one on a day-first document, the other reading is not spelled', () => {
+    const schema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' } } };
+    const evidenceOf = (printed: string, value: string, dateOrder: 'dmy' | 'mdy') => {
+      const document = buildDocument(['ACME TOOLS INC', `Invoice date: ${printed}`, 'Total: 76.20']);
+      const answer = { value: { invoice_date: value }, provenance: new Map([['/invoice_date', { words: [ref(1, 2)], score: 1 }]]) };
+      const report = buildEvidence({ answer, document, schema, dateOrder });
+      return { features: report.features.get('/invoice_date')!, confidence: report.evidence['/invoice_date']!.confidence };
+    };
+    // 4 March 2024, printed month first on a US document and day first on a European one
+    const us = evidenceOf('03/04/2024', '2024-03-04', 'mdy');
+    const european = evidenceOf('04/03/2024', '2024-03-04', 'dmy');
+    expect(us.features).to.include({ kind: 'date', exactness: 1, irregular: false });
+    expect(us).to.deep.equal(european);
+    // the same print read the other way round is another day: not what the words spell
+    expect(evidenceOf('03/04/2024', '2024-04-03', 'mdy').features.exactness).to.be.below(1);
+    expect(evidenceOf('04/03/2024', '2024-04-03', 'dmy').features.exactness).to.be.below(1);
+    expect(exactness('2024-03-04', 'March 4, 2024', 'date', 'dmy')).to.equal(1);
   });
 
   it('calls cut-off names, dates in another century and open brackets irregular', () => {
-    expect(irregular('& TEA LEAF (M) SDN BHD', 'name')).to.equal(true);
-    expect(irregular('14-02-1614', 'date')).to.equal(true);
-    expect(irregular('$3.13)', 'amount')).to.equal(true);
-    expect(irregular('THE COFFEE BEAN & TEA LEAF', 'name')).to.equal(false);
-    expect(irregular('14-02-2016', 'date')).to.equal(false);
+    expect(irregular('& TEA LEAF (M) SDN BHD', 'name', 'dmy')).to.equal(true);
+    expect(irregular('14-02-1614', 'date', 'dmy')).to.equal(true);
+    expect(irregular('$3.13)', 'amount', 'dmy')).to.equal(true);
+    expect(irregular('THE COFFEE BEAN & TEA LEAF', 'name', 'dmy')).to.equal(false);
+    expect(irregular('14-02-2016', 'date', 'dmy')).to.equal(false);
   });
 
   it('sees an amount printed again and two other amounts adding up to it, not its own line nor coincidences under 1', () => {
@@ -117,7 +136,7 @@ describe('evidence: what is known about a value', () => {
     });
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
     document.files[0]!.pages[0]!.lines[0]!.words[1]!.weakest = 0.41;
-    const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema });
+    const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema, dateOrder: 'dmy' });
     expect(features).to.deep.equal({
       kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, clarity: 1, legalForm: false, lines: 1, linesAbove: 0, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
     });
@@ -133,7 +152,7 @@ describe('evidence: what is known about a value', () => {
     // without a page (a value the engine could not place): the whole document's
     expect(index.clarity(undefined)).to.equal(0.9);
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
-    const features = (refs: ReturnType<typeof ref>[]) => valueFeatures('/total', 10.8, { words: refs }, 'none', { document, index, schema });
+    const features = (refs: ReturnType<typeof ref>[]) => valueFeatures('/total', 10.8, { words: refs }, 'none', { document, index, schema, dateOrder: 'dmy' });
     // no character probabilities (Tesseract, a text layer): the word's own confidence stands in
     expect(features([ref(0, 1)])).to.include({ weakestLetter: 0.6, ocrMin: 0.6, clarity: 0.7 });
     // the engine that read the page; none for a text layer
@@ -152,7 +171,7 @@ describe('evidence: what is known about a value', () => {
   it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
     const document = buildDocument(['WEST END GROCERS LTD', 'Subtotal 10.00', 'Tax 0.80', 'Total 10.80']);
     const schema = { type: 'object', properties: { store: { type: 'string' }, subtotal: { type: 'string' }, tax: { type: 'string' }, total: { type: 'string' }, items: { type: 'array', items: { type: 'number' } } } };
-    const featuresOf = (value: Record<string, unknown>) => buildEvidence({ answer: { value, provenance: new Map() }, document, schema }).features;
+    const featuresOf = (value: Record<string, unknown>) => buildEvidence({ answer: { value, provenance: new Map() }, document, schema, dateOrder: 'dmy' }).features;
     const summing = featuresOf({ store: 'WEST END GROCERS LTD', subtotal: '$10.00', tax: '0.80', total: '10.80' });
     expect(['/subtotal', '/tax', '/total'].map((pointer) => summing.get(pointer)!.answerSum)).to.deep.equal([true, true, true]);
     expect(summing.get('/store')).to.include({ answerSum: undefined, legalForm: true });
@@ -167,7 +186,7 @@ describe('evidence: what is known about a value', () => {
   it('sees a name that ends with a legal form, and no other', () => {
     const document = buildDocument(['ACME TOOLS SDN BHD', 'Harbour Cafe']);
     const schema = { type: 'object', properties: { name: { type: 'string' } } };
-    const legal = (value: string, line: number) => valueFeatures('/name', value, { words: [ref(line, 0)] }, 'none', { document, index: new DocumentIndex(document), schema }).legalForm;
+    const legal = (value: string, line: number) => valueFeatures('/name', value, { words: [ref(line, 0)] }, 'none', { document, index: new DocumentIndex(document), schema, dateOrder: 'dmy' }).legalForm;
     expect(legal('ACME TOOLS SDN BHD', 0)).to.equal(true);
     expect(legal('Acme Tools Ltd.', 0)).to.equal(true);
     expect(legal('Harbour Cafe', 1)).to.equal(false);
@@ -215,7 +234,7 @@ describe('evidence: the map for an answer', () => {
     expect(leafPointers(value)).to.deep.equal(['/a', '/list/0/x', '/nested/y']);
     const document = buildDocument(['ACME TOOLS LTD']);
     const schema = { type: 'object', properties: { a: { type: 'string' }, list: { type: 'array', items: { type: 'object', properties: { x: { type: 'number' } } } }, nested: { type: 'object', properties: { y: { type: 'boolean' } } } } };
-    const report = buildEvidence({ answer: { value, provenance: new Map([['/a', { words: [ref(0, 0)] }]]) }, document, schema });
+    const report = buildEvidence({ answer: { value, provenance: new Map([['/a', { words: [ref(0, 0)] }]]) }, document, schema, dateOrder: 'dmy' });
     expect(Object.keys(report.evidence)).to.deep.equal(['/a', '/list/0/x', '/nested/y']);
     expect(report.evidence['/a']).to.include({ file: 0, page: 0, text: 'ACME' });
     expect(report.evidence['/list/0/x']).to.have.keys(['confidence']);

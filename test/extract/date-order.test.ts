@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { resolveDateOrder } from '../../src/extract/date-order.js';
+import { findDates, findDateSpans } from '../../src/extract/dates.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 describe('resolveDateOrder', () => {
@@ -26,5 +27,21 @@ describe('resolveDateOrder', () => {
   it('auto: is not fooled by what only looks like a date (impossible days, ISO dates, amounts)', () => {
     expect(resolveDateOrder('auto', 'dmy', buildDocument(['2024-03-25', '31/02/2024 is no date', 'Total 13.25.2024x']))).to.equal('dmy');
     expect(resolveDateOrder('auto', 'dmy', buildDocument(['Ref 13/13/2024']))).to.equal('dmy');
+  });
+});
+
+describe('findDates and findDateSpans', () => {
+  const text = 'Issued 03/04/2024, due 25.04.24, delivered March 5, 2024 and 13/13/2024 is none';
+
+  it('findDates reads a date both ways of which are days in the order it is given, and the others as their numbers settle', () => {
+    const days = (dayFirst: boolean) => findDates(text, { dayFirst }).map(({ parts }) => `${parts.year}-${parts.month}-${parts.day}`);
+    expect(days(true)).to.deep.equal(['2024-4-3', '2024-4-25', '2024-3-5']);
+    expect(days(false)).to.deep.equal(['2024-3-4', '2024-4-25', '2024-3-5']);
+  });
+
+  it('findDateSpans finds where dates are printed, the same whichever the order', () => {
+    const spans = findDateSpans(text);
+    expect(spans.map((span) => span.text)).to.deep.equal(['03/04/2024', '25.04.24', 'March 5, 2024']);
+    for (const dayFirst of [true, false]) expect(findDates(text, { dayFirst }).map(({ text: printed, index }) => ({ text: printed, index }))).to.deep.equal(spans);
   });
 });

@@ -74,3 +74,16 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 export function content(bytes: Buffer, mimeType: string, filename?: string): { filename?: string; mimeType: string; data: string } {
   return { ...(filename ? { filename } : {}), mimeType, data: bytes.toString('base64') };
 }
+
+/**
+ * Waits until the service at `url` runs `count` requests (its /readyz says
+ * so): a test that needs a request in progress waits for it, not for a fixed
+ * time that a busy machine may not honour.
+ */
+export async function untilActive(url: string, count = 1): Promise<void> {
+  for (;;) {
+    const { requests } = (await (await fetch(`${url}/readyz`)).json()) as { requests: { active: number } };
+    if (requests.active >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

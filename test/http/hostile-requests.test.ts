@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { flateStream, inflatingContent, onePagePdf } from '../../scripts/fuzz/pdf-writer.js';
 import { makeLongLinePdf, makeTextPdf } from '../fixtures/pdfs.js';
-import { slowestHealthzDuring } from '../helpers/healthz.js';
+import { healthzDuring } from '../helpers/healthz.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 /** One page of `count` text lines "Total 1.00", 10 pt apart, on a page as tall as they need. */
@@ -23,18 +23,17 @@ describe('requests built to be slow or to break the code: schemas and documents'
     await closeSharedServices();
   });
 
-  it('checks a catastrophic-backtracking pattern against 10,000 "a"s in linear time, /healthz answering throughout', async function () {
-    this.retries(2); // wall-clock probe: other processes on the machine widen the gaps
+  it('checks a catastrophic-backtracking pattern against 10,000 "a"s in linear time, /healthz answering throughout', async () => {
     const code = `${'a'.repeat(10_000)}!`;
     const pdf = await makeLongLinePdf(`Code: ${code}`);
     const schema = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$', description: 'Code' } } };
     const work = postJson(`${server.url}/v1/`, { schema, contents: [content(pdf, 'application/pdf')] });
-    const { slowest } = await slowestHealthzDuring(server.url, work);
+    const { longestStallMs } = await healthzDuring(server.url, work);
     const response = await work;
     expect(response.status).to.equal(200);
     // The value read does not match the pattern, so it cannot be returned; a backtracking engine never gets this far.
     expect(response.body).to.deep.equal({ code: null });
-    expect(slowest).to.be.below(100);
+    expect(longestStallMs, 'longest event-loop stall, CPU ms').to.be.below(100);
   });
 
   it('answers 422, not a server error, for a schema no answer can fit, and says why (propertyNames refusing the declared names)', async () => {
@@ -97,12 +96,12 @@ describe('requests built to be slow or to break the code: schemas and documents'
     let peakRss = rssBefore;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
     const request = postJson(`${server.url}/v1/`, { schema, contents: [bomb] });
-    const { slowest } = await slowestHealthzDuring(server.url, request).finally(() => clearInterval(sampler));
+    const { longestStallMs } = await healthzDuring(server.url, request).finally(() => clearInterval(sampler));
     const response = await request;
     expect(response.status).to.equal(400);
     expect(response.body.error).to.equal('contents[0].data: PDF has a stream (object 5) that decompresses to more than 8 MB, the limit for one stream (MAX_PDF_STREAM_MB)');
     expect(peakRss - rssBefore, 'RSS growth').to.be.below(300 * 1024 ** 2);
-    expect(slowest, '/healthz').to.be.below(1000);
+    expect(longestStallMs, 'longest event-loop stall, CPU ms').to.be.below(1000);
     const next = await postJson(`${server.url}/v1/`, { schema, contents: [content(tallPage(3), 'application/pdf')] });
     expect(next.status).to.equal(200);
     expect(next.body).to.deep.equal({ total: 1 });

@@ -5,7 +5,7 @@ import { makeReceiptImage } from '../fixtures/images.js';
 import { MAIN, SERVICE_DEFAULTS, startServiceProcess as startService, type ServiceProcess } from '../helpers/service-process.js';
 import { startFakeOllama } from '../helpers/model-servers.js';
 import { makeScannedPdf, makeTextPdf } from '../fixtures/pdfs.js';
-import { content, postJson } from '../helpers/test-server.js';
+import { content, postJson, untilActive } from '../helpers/test-server.js';
 
 describe('the service process', function () {
   this.timeout(120_000);
@@ -62,24 +62,23 @@ describe('the service process', function () {
     const schema = { type: 'object', properties: { total: { type: 'number', description: 'Total amount' } } };
     const image = await makeReceiptImage('png');
     const inFlight = postJson(`${service.url}/v1/`, { schema, contents: [content(image, 'image/png'), content(image, 'image/png')] }, { 'x-api-key': 'k' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilActive(service.url);
     service.child.kill('SIGTERM');
     const response = await inFlight;
     expect(response.status).to.equal(200);
     expect(response.body.total).to.equal(6.25);
-    const answered = performance.now();
     expect(await service.exited).to.equal(0);
-    // the answered connection is closed at once, not kept alive until SHUTDOWN_TIMEOUT_MS (30 s) cuts it
-    expect(performance.now() - answered).to.be.below(10_000);
     expect(service.stdout()).to.contain('shutdown complete');
+    // the answered connection was closed once idle, not kept alive until SHUTDOWN_TIMEOUT_MS (30 s) cut it
     expect(service.stdout()).not.to.contain('shutdown timeout reached');
   });
 
   describe('SIGTERM while a request is still working ends the process within SHUTDOWN_TIMEOUT_MS', () => {
-    const GRACE_MS = 1000;
-    /** The grace period, the 5 s close allowance at most, and process start/stop on a busy machine. */
-    const LIMIT_MS = GRACE_MS + 5000;
+    // far shorter than the work in flight (four scanned pages; a model that never answers), so that it is the grace
+    // period that ends the process: its log line says so, and the process never outlives it by more than its own exit
+    const GRACE_MS = 200;
 
+    /** SIGTERM, then the ms until the process was gone. */
     async function sigtermAndTime(service: ServiceProcess): Promise<number> {
       const sent = performance.now();
       service.child.kill('SIGTERM');
@@ -103,8 +102,9 @@ describe('the service process', function () {
         const inFlight = postJson(`${service.url}/v1/`, { schema, contents: [0, 1, 2, 3].map(() => content(page, 'application/pdf')) }, { 'x-api-key': 'k' }).catch((error: unknown) => error);
         await until(async () => ((await (await fetch(`${service.url}/readyz`)).json()) as { ocr: { busy: number } }).ocr.busy > 0);
         const ms = await sigtermAndTime(service);
-        expect(ms).to.be.below(LIMIT_MS);
-        await inFlight;
+        expect(service.stdout()).to.contain('shutdown timeout reached');
+        expect(ms).to.be.at.least(GRACE_MS);
+        expect(await inFlight).to.not.have.property('status', 200);
       } finally {
         await service.stop();
       }
@@ -118,8 +118,8 @@ describe('the service process', function () {
         const inFlight = postJson(`${service.url}/v1/`, { schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [content(pdf, 'application/pdf')] }, { 'x-api-key': 'k' }).catch((error: unknown) => error);
         await until(async () => ollama.calls.length > 0);
         const ms = await sigtermAndTime(service);
-        expect(ms).to.be.below(LIMIT_MS);
         expect(service.stdout()).to.contain('shutdown timeout reached');
+        expect(ms).to.be.at.least(GRACE_MS);
         await inFlight;
       } finally {
         await service.stop();
@@ -131,18 +131,17 @@ describe('the service process', function () {
   describe('event-loop watchdog (EVENT_LOOP_STALL_LIMIT_MS)', () => {
     const WATCHDOG = pathToFileURL(fileURLToPath(new URL('../../src/util/loop-watchdog.js', import.meta.url))).href;
 
-    function runScript(script: string): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; ms: number }> {
-      const started = performance.now();
+    function runScript(script: string): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string }> {
       const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout, ms: performance.now() - started })));
+      return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stdout })));
     }
 
     it('ends a process whose event loop stays blocked past the limit, with a fatal log line', async () => {
+      // the loop never comes back: only the watchdog can end this process (else the test times out)
       const result = await runScript(`import { startLoopWatchdog } from '${WATCHDOG}'; startLoopWatchdog(500); setTimeout(() => { for (;;) {} }, 100);`);
       expect(result.signal).to.equal('SIGKILL');
-      expect(result.ms).to.be.below(10_000);
       const line = JSON.parse(result.stdout.trim().split('\n').pop() as string) as { level: number; msg: string };
       expect(line.level).to.equal(60);
       expect(line.msg).to.match(/event loop blocked for \d+ ms/);

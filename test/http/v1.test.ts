@@ -5,7 +5,8 @@ import type { OcrEngine } from '../../src/ingest/ocr-choice.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeEncryptedPdf, makeInvoicePdf, makeManyPagesPdf, makeMixedPdf, makeScannedPdf, makeTextPdf, truncate } from '../fixtures/pdfs.js';
-import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+import { healthzDuring } from '../helpers/healthz.js';
+import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, untilActive, type RunningServer } from '../helpers/test-server.js';
 
 const invoiceSchema = {
   type: 'object',
@@ -140,11 +141,12 @@ describe('POST /v1/', function () {
     });
 
     it('refuses a 50,000 x 50,000 pixel PNG from its header', async () => {
-      const started = Date.now();
+      const before = ocrCalls();
       const response = await postJson(endpoint, { schema: invoiceSchema, contents: [content(makeHugePngHeader(50_000, 50_000), 'image/png')] });
       expect(response.status).to.equal(400);
-      expect(response.body.error).to.match(/contents\[0\]/).and.match(/MAX_PIXELS/);
-      expect(Date.now() - started).to.be.below(2000);
+      // the size the header declares: no pixel was decoded (the file holds none) and nothing reached OCR
+      expect(response.body.error).to.match(/contents\[0\]/).and.match(/MAX_PIXELS/).and.include('50000 x 50000');
+      expect(ocrCalls()).to.equal(before);
     });
 
     it('refuses a 2,000-page PDF without parsing every page', async () => {
@@ -198,9 +200,7 @@ describe('POST /v1/', function () {
   describe('extraction', () => {
     it('reads a born-digital invoice PDF from its text layer, without OCR', async () => {
       const before = ocrCalls();
-      const started = Date.now();
       const response = await postJson(endpoint, { schema: invoiceSchema, contents: [content(await makeInvoicePdf(), 'application/pdf', 'invoice.pdf')] });
-      const elapsed = Date.now() - started;
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(ocrCalls()).to.equal(before);
       const e = INVOICE_EXPECTED;
@@ -210,7 +210,6 @@ describe('POST /v1/', function () {
         total: e.total,
         line_items: e.lineItems.map(({ description, quantity, amount }) => ({ description, quantity, amount })),
       });
-      expect(elapsed).to.be.below(1000);
       expect(response.headers.get('x-docshape-engine')).to.equal('rules');
       expect(response.headers.get('x-docshape-ocr')).to.equal('none');
       expect(response.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
@@ -298,29 +297,15 @@ describe('POST /v1/', function () {
       expect(response.body).to.deep.equal({ iban: null, items: [] });
     });
 
-    it('keeps /healthz answering within 100 ms while OCR runs', async function () {
-      // Wall-clock latency also grows when other processes load the CPU; retry before calling it a regression.
-      this.retries(2);
+    it('keeps /healthz answering while OCR runs: the event loop is never held 100 ms', async () => {
       const image = await makeReceiptImage('png');
       const work = postJson(endpoint, { schema: receiptSchema, contents: [content(image, 'image/png'), content(image, 'image/png'), content(image, 'image/png')] });
-      let slowest = 0;
-      let settled = false;
-      void work.finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      let probes = 0;
-      while (!settled && probes < 50) {
-        const started = performance.now();
-        const response = await fetch(`${server.url}/healthz`);
-        expect(response.status).to.equal(200);
-        slowest = Math.max(slowest, performance.now() - started);
-        probes++;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const { longestStallMs, probes } = await healthzDuring(server.url, work);
       const answer = await work;
       expect(answer.status).to.equal(200);
       expect(answer.headers.get('x-docshape-ocr')).to.equal('paddle');
       expect(probes).to.be.greaterThan(2);
-      expect(slowest).to.be.below(100);
+      expect(longestStallMs, 'longest event-loop stall, CPU ms').to.be.below(100);
     });
   });
 
@@ -348,11 +333,11 @@ describe('POST /v1/', function () {
         status: async () => ({ ready: true }),
         close: async () => undefined,
       };
-      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '400' });
+      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '2000' });
       try {
         const body = { schema: receiptSchema, contents: [content(await makeInvoicePdf(), 'application/pdf')] };
         const first = postJson(`${busy.url}/v1/`, body);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await untilActive(busy.url);
         const second = await postJson(`${busy.url}/v1/`, body);
         expect(second.status).to.equal(503);
         expect(second.headers.get('retry-after')).to.match(/^\d+$/);
@@ -372,20 +357,21 @@ describe('POST /v1/', function () {
         status: async () => ({ ready: true }),
         close: async () => undefined,
       };
-      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '4', REQUEST_TIMEOUT_MS: '5000' });
+      // the slot is taken until the first request's time limit, a minute: far longer than two 400s take on any machine
+      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '4', REQUEST_TIMEOUT_MS: '60000' });
       try {
         const pdf = content(await makeInvoicePdf(), 'application/pdf');
-        const occupying = postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [pdf] });
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const started = performance.now();
+        let occupied = true;
+        const occupying = postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [pdf] }).finally(() => (occupied = false));
+        occupying.catch(() => undefined);
+        await untilActive(busy.url);
         const badSchema = await postJson(`${busy.url}/v1/`, { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [pdf] });
         const badBase64 = await postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [{ mimeType: 'application/pdf', data: '%%%' }] });
         expect([badSchema.status, badBase64.status]).to.deep.equal([400, 400]);
         expect(badSchema.body.error).to.match(/^schema/);
         expect(badBase64.body.error).to.match(/contents\[0\]\.data/);
-        // the slot is still taken by the first request, which runs until its time limit
-        expect(performance.now() - started).to.be.below(2000);
-        expect((await occupying).status).to.equal(504);
+        // answered while the slot is still taken by the first request, which runs until its time limit
+        expect(occupied).to.equal(true);
       } finally {
         await busy.close();
       }
@@ -398,11 +384,12 @@ describe('POST /v1/', function () {
         status: async () => ({ ready: true }),
         close: async () => undefined,
       };
-      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '5000' });
+      const busy = await startTestServer({ ...services, engine: stalling }, { MAX_ACTIVE_REQUESTS: '1', MAX_QUEUED_REQUESTS: '0', REQUEST_TIMEOUT_MS: '60000' });
       try {
         const first = postJson(`${busy.url}/v1/`, { schema: receiptSchema, contents: [content(await makeInvoicePdf(), 'application/pdf')] });
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        // saturated, a request is refused before its body is read: this one never sends the rest of its body
+        await untilActive(busy.url);
+        // saturated, a request is refused before its body is read: this one never sends the rest of its body, so any
+        // answer it gets before the first request's minute is up was given without reading it
         const refusedEarly = await new Promise<number | undefined>((resolve, reject) => {
           const request = httpRequest(`${busy.url}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000000', 'x-api-key': TEST_API_KEY } }, (response) => {
             response.resume();
@@ -411,7 +398,6 @@ describe('POST /v1/', function () {
           });
           request.on('error', reject);
           request.write('{"schema":');
-          setTimeout(() => resolve(undefined), 300);
         });
         expect(refusedEarly).to.equal(503);
         void first.catch(() => undefined);

@@ -4,7 +4,7 @@
  * clock), so they are found by what they name: the same day, the same time
  * of day, printed in any form.
  */
-import { findDates, findTimes, type DateParts, type TimeParts } from '../../extract/dates.js';
+import { findDates, findDateSpans, findTimes, type DateParts, type TimeParts } from '../../extract/dates.js';
 import type { ValueSource } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
 import type { LayoutText } from '../../ingest/layout.js';
@@ -19,13 +19,13 @@ export function looksLikeDateField(view: SchemaView, name: string): boolean {
 
 /** A value that is a date and nothing else ("14 March 2024", "2024-03-14"). */
 export function isWholeDate(value: string): boolean {
-  const dates = findDates(value);
+  const dates = findDateSpans(value);
   return dates.length === 1 && dates[0]!.text.length >= value.trim().length - 2;
 }
 
 /** A value that is a date and a clock time and nothing else ("2022-06-06 12:12:52.125", "30/05/18 11:01", "2024-03-14T09:30:00Z"). */
 export function isDateAndTime(value: string): boolean {
-  const dates = findDates(value);
+  const dates = findDateSpans(value);
   const times = findTimes(value);
   if (dates.length !== 1 || times.length !== 1) return false;
   return value.replace(dates[0]!.text, '').replace(times[0]!.text, '').replace(/[\s,;@|T-]+/gi, '') === '';

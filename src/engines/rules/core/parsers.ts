@@ -4,7 +4,7 @@
  * occurrence is for its kind (an amount with cents beats a bare integer).
  */
 import { parseBoolean, parseNumber } from '../../../extract/coerce.js';
-import { findDates, findTimes } from '../../../extract/dates.js';
+import { findDates, findDateSpans, findTimes } from '../../../extract/dates.js';
 import { currencyCode, isWordlikeCode } from './currencies.js';
 import type { ValueKind } from './kinds.js';
 
@@ -32,7 +32,7 @@ const NUMBER_TOKEN = new RegExp(
 const SPLIT_DECIMAL_SCORE = 0.9;
 
 export function findNumbers(text: string): Found[] {
-  const blocked = [...findDates(text), ...findTimes(text)].map((m) => [m.index, m.index + m.text.length] as const);
+  const blocked = [...findDateSpans(text), ...findTimes(text)].map((m) => [m.index, m.index + m.text.length] as const);
   const found: Found[] = [];
   for (const match of text.matchAll(NUMBER_TOKEN)) {
     const start = match.index ?? 0;
@@ -121,7 +121,7 @@ export function findPhones(text: string): Found[] {
     let start = (match.index ?? 0) + match[0].indexOf(printed);
     const digits = printed.replace(/\D/g, '').length;
     if (digits < 7 || digits > 15) continue;
-    if (findDates(printed).length > 0 || ZIP_PLUS_FOUR.test(printed)) continue;
+    if (findDateSpans(printed).length > 0 || ZIP_PLUS_FOUR.test(printed)) continue;
     // "14.50 29.00" is two amounts, not a phone number
     if (/\d[.,]\d{2}(?!\d)/.test(printed) && !/^\+?\d{2,4}\.\d{3}\.\d{3,4}$/.test(printed)) continue;
     const lead = NUMBER_BEFORE_NANP.exec(printed);

@@ -50,9 +50,9 @@ const TWO_WORD_LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [['sdn', 
 
 /** The name with a legal form OCR misread by one letter in one of its two words written as registered, in the name's case. */
 export function repairLegalForm(name: string): string {
-  const match = /(\S+)(\s+)(\S+)$/.exec(name);
+  const match = lastTwoWords(name);
   if (!match) return name;
-  const [, first = '', gap = '', second = ''] = match;
+  const { first, gap, second } = match;
   const core = (word: string) => /^([^\p{L}\p{N}]*)([\p{L}\p{N}]{3})([^\p{L}\p{N}]*)$/u.exec(word);
   const a = core(first);
   const b = core(second);
@@ -68,6 +68,25 @@ export function repairLegalForm(name: string): string {
   const model = offA === 0 ? a[2]! : b[2]!;
   const cased = (form: string) => (model === model.toUpperCase() ? form.toUpperCase() : model === model.toLowerCase() ? form : form[0]!.toUpperCase() + form.slice(1));
   return `${name.slice(0, match.index)}${a[1]}${cased(formA)}${a[3]}${gap}${b[1]}${cased(formB)}${b[3]}`;
+}
+
+/**
+ * The last two words of `text` and the space between, when it ends in a word
+ * (what /(\S+)(\s+)(\S+)$/ matches). Read back from the end, so its cost is the
+ * length of those two words: the pattern tried every start and reread the rest
+ * of the line from each, quadratic on a long line without spaces.
+ */
+function lastTwoWords(text: string): { index: number; first: string; gap: string; second: string } | undefined {
+  const isSpace = (at: number) => /\s/.test(text[at]!);
+  const secondEnd = text.length;
+  let at = secondEnd;
+  while (at > 0 && !isSpace(at - 1)) at--;
+  const secondStart = at;
+  while (at > 0 && isSpace(at - 1)) at--;
+  const gapStart = at;
+  while (at > 0 && !isSpace(at - 1)) at--;
+  if (secondStart === secondEnd || gapStart === secondStart || at === gapStart) return undefined;
+  return { index: at, first: text.slice(at, gapStart), gap: text.slice(gapStart, secondStart), second: text.slice(secondStart, secondEnd) };
 }
 
 function differences(a: string, b: string): number {

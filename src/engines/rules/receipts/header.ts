@@ -5,7 +5,7 @@
  * below. A legal form ("Sdn Bhd", "Ltd") favours a line unless the caller's
  * examples show trading names without one ("e.g. 'COSTCO'").
  */
-import { findDates, findTimes } from '../../../extract/dates.js';
+import { findDateSpans, findTimes } from '../../../extract/dates.js';
 import { competitionAmong, type Competition } from '../../../extract/provenance.js';
 import { median } from '../../../util/median.js';
 import { addressEvidence, addressSureness, collectAddress, PRICE } from './address.js';
@@ -151,7 +151,7 @@ function opensName(above: RuleLine, name: RuleLine, negatives: readonly string[]
 }
 
 function isContactOrDate(text: string): boolean {
-  return findDates(text).length > 0 || findTimes(text).length > 0 || findPhones(text).length > 0
+  return findDateSpans(text).length > 0 || findTimes(text).length > 0 || findPhones(text).length > 0
     || findEmails(text).length > 0 || findUrls(text).length > 0;
 }
 
