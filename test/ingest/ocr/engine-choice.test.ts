@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type OcrConfig } from '../../../src/config.js';
 import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr-choice.js';
-import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
+import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
 
 function ocrConfig(env: Record<string, string>): OcrConfig {
   return { ...loadConfig(env).ocr, workers: 1, threads: 1 };
@@ -19,33 +19,42 @@ describe('OCR engine choice', function () {
     expect(choice.reason).to.match(/OCR_ENGINE=auto/).and.include('eng');
   });
 
-  it('auto picks tesseract for a language the bundled recogniser cannot write, naming the missing letters', async () => {
-    const german = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'eng,deu' }));
+  it('auto picks paddle for the European languages the PP-OCRv6 recognisers write, naming their models', async () => {
+    for (const set of ['ppocrv6-small', 'ppocrv6-tiny']) {
+      for (const langs of ['deu', 'fra', 'spa', 'ita', 'nld', 'por', 'pol', 'ces', 'eng,deu,fra', 'dan,swe,fin', 'hun,hrv,slv,slk', 'lit,lav,est,isl,tur']) {
+        const choice = await chooseOcrEngine(ocrConfig({ OCR_LANGS: langs, OCR_PADDLE_MODELS: set }));
+        expect(choice, `${set} ${langs}`).to.deep.include({ name: 'paddle' });
+        expect(choice.reason).to.include(set).and.include(`OCR_LANGS=${langs}`);
+      }
+    }
+  });
+
+  it('auto picks tesseract for a language the recogniser cannot write, naming the missing letters', async () => {
+    const german = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'eng,deu', OCR_PADDLE_MODELS: 'ppocrv4' }));
     expect(german.name).to.equal('tesseract');
-    expect(german.reason).to.include('deu').and.include('ö').and.include('ß');
+    expect(german.reason).to.include('ppocrv4').and.include('deu').and.include('ö').and.include('ß');
+    const vietnamese = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'vie', OCR_PADDLE_MODELS: 'ppocrv6-small' }));
+    expect(vietnamese.name).to.equal('tesseract');
+    expect(vietnamese.reason).to.include('vie (lacks');
     const unknown = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'xyz' }));
     expect(unknown).to.deep.include({ name: 'tesseract' });
     expect(unknown.reason).to.include('xyz');
   });
 
-  it('auto picks paddle for German with a recogniser whose dictionary has the German letters', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'paddle-latin-'));
-    try {
-      const bundled = bundledModelFiles();
-      await copyFile(bundled.detector, join(dir, 'det.onnx'));
-      await copyFile(bundled.recogniser, join(dir, 'rec.onnx'));
-      const dictionary = await readFile(bundled.dictionary, 'utf8');
-      await writeFile(join(dir, 'latin_dict.txt'), `${dictionary.trimEnd()}\nä\nö\nü\nß\nÄ\nÖ\nÜ\n`);
-      const choice = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'deu', OCR_PADDLE_MODEL_DIR: dir }));
-      expect(choice.name).to.equal('paddle');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  it('checks each model set by its own dictionary: Japanese is in PP-OCRv6 small, not in tiny', async () => {
+    expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'jpn', OCR_PADDLE_MODELS: 'ppocrv6-small' }))).name).to.equal('paddle');
+    const tiny = await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'jpn', OCR_PADDLE_MODELS: 'ppocrv6-tiny' }));
+    expect(tiny.name).to.equal('tesseract');
+    expect(tiny.reason).to.include('ppocrv6-tiny').and.include('jpn (lacks');
+    expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'chi_sim', OCR_PADDLE_MODELS: 'ppocrv4' }))).name).to.equal('paddle');
+    // Romanian's comma-below ș ț: small writes them, tiny only the cedilla forms ş ţ.
+    expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'ron', OCR_PADDLE_MODELS: 'ppocrv6-small' }))).name).to.equal('paddle');
+    expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'ron', OCR_PADDLE_MODELS: 'ppocrv6-tiny' }))).reason).to.include('ron (lacks ș ț Ș Ț)');
   });
 
   it('obeys OCR_ENGINE=paddle and =tesseract whatever the languages', async () => {
     expect((await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'tesseract' }))).name).to.equal('tesseract');
-    const paddle = await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'paddle', OCR_LANGS: 'deu' }));
+    const paddle = await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'paddle', OCR_LANGS: 'deu', OCR_PADDLE_MODELS: 'ppocrv4' }));
     expect(paddle.name).to.equal('paddle');
     expect(paddle.reason).to.include('cannot write deu');
   });
@@ -82,6 +91,13 @@ describe('OCR workers and threads', () => {
     expect(workersFor('paddle', { workers: 2, threads: 4 }, 2)).to.deep.equal({ workers: 2, threads: 4 });
     expect(workersFor('tesseract', { workers: 3, threads: 4 }, 8)).to.deep.equal({ workers: 3, threads: 1 });
     expect(loadConfig({}).ocr).to.include({ workers: undefined, threads: undefined });
+  });
+
+  it('take the PP-OCR models from OCR_PADDLE_MODELS, PP-OCRv4 when unset, and refuse a set docshape does not ship', () => {
+    expect(loadConfig({}).ocr.paddleModels).to.equal('ppocrv4');
+    expect(loadConfig({ OCR_PADDLE_MODELS: 'PPOCRv4' }).ocr.paddleModels).to.equal('ppocrv4');
+    expect(loadConfig({ OCR_PADDLE_MODELS: 'ppocrv6-tiny' }).ocr.paddleModels).to.equal('ppocrv6-tiny');
+    expect(() => loadConfig({ OCR_PADDLE_MODELS: 'ppocrv5' })).to.throw(/OCR_PADDLE_MODELS must be one of "ppocrv6-small", "ppocrv6-tiny", "ppocrv4"/);
   });
 
   it('take the PP-OCR detector budget from OCR_DETECTOR_PIXELS, the engine default when unset, and refuse an absurd one', () => {
