@@ -23,6 +23,7 @@
  * | unlabelled phone              | receipts/phones.ts       | phones without a label: phone-shaped numbers not announced as another id |
  * | stated in prose               | prose/prose-values.ts    | dates, durations and places a sentence states ("governed by the laws of") |
  * | parties                       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
+ * | e-invoice first               | e-invoice.ts             | a Document with an e-invoice page: its lines first, the printed pages for the rest |
  *
  * core/ is the general machinery (lines, labels, kinds, typed values,
  * tables); receipts/ knows receipts and invoices; prose/ knows running text.
@@ -37,6 +38,7 @@ import { viewSchema } from '../../extract/schema-view.js';
 import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
 import { readLines } from './core/lines.js';
+import { readEInvoiceFirst } from './e-invoice.js';
 import { extractObject } from './objects.js';
 
 /** What the rules engine reads: plain data (no validators, no signal), so that it can cross to a worker thread (threaded.ts). */
@@ -56,8 +58,8 @@ export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDo
 /** The extraction and where each value was read; checks `signal` between properties. */
 export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
   signal.throwIfAborted();
-  const lines = readLines(task.document);
-  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+  const read = (document: Document) => extractObject(viewSchema(task.schema, task.schema), readLines(document), { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+  return readEInvoiceFirst(task.document, read);
 }
 
 /** The rules engine on the calling thread, for tests; the service runs it on worker threads (ThreadedRulesEngine). */
