@@ -104,7 +104,9 @@ async function main(): Promise<void> {
           const inspection = await pdf.inspect(file!, config.limits.maxPagesPerRequest);
           // Pages with a text layer are not OCRed by the service; only scanned pages are timed.
           const scanned = inspection.pages.filter((page) => page.needsOcr).map((page) => page.index);
-          rasters = await Promise.all(scanned.map((page) => pdf.render(file!, page)));
+          // One at a time: each render's time limit runs from when it is asked for.
+          rasters = [];
+          for (const page of scanned) rasters.push(await pdf.render(file!, page));
         } else {
           rasters = await loadImagePages(file!, config.limits);
         }
