@@ -10,11 +10,11 @@
  * first configuration's median and the pages above --slow seconds.
  *
  * A configuration is `tesseract`, `paddle` (OCR_PADDLE_MODELS), the name
- * of a bundled PP-OCR set (ppocrv6-small, ppocrv6-tiny, ppocrv4) or a folder
+ * of a bundled PP-OCR set (ppocrv6, ppocrv6-small, ppocrv6-tiny, ppocrv4) or a folder
  * of PP-OCR models as OCR_PADDLE_MODEL_DIR takes it (a path with a slash);
  * the first is the yardstick.
  *
- *   npm run build && node dist/scripts/ocr-timing.js [--engines ppocrv4,ppocrv6-small,tesseract] [--limit n] [--slow 3] <dataset-dir>...
+ *   npm run build && node dist/scripts/ocr-timing.js [--engines ppocrv4,ppocrv6,tesseract] [--limit n] [--slow 3] <dataset-dir>...
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';

