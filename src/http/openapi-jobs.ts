@@ -75,6 +75,12 @@ export function jobPaths(errorResponse: ErrorResponse, result: JsonObject): Json
             description: 'Queued.',
             headers: { Location: { description: '/v1/jobs/{id}', schema: { type: 'string' } }, ...retryAfter },
             content: { 'application/json': { schema: { $ref: '#/components/schemas/JobAccepted' } } },
+            // Links say where the answer's id goes: clients and generators (schemathesis' stateful phase) follow them.
+            links: {
+              GetJob: { operationId: 'getJob', parameters: { id: '$response.body#/id' }, description: 'Poll the job.' },
+              GetJobResult: { operationId: 'getJobResult', parameters: { id: '$response.body#/id' }, description: 'Fetch its result once it succeeded.' },
+              CancelJob: { operationId: 'cancelJob', parameters: { id: '$response.body#/id' }, description: 'Cancel it.' },
+            },
           },
           '400': errorResponse('The request is wrong, as POST /v1/ would say; or webhook.url is not allowed; or metadata is too large.'),
           '401': errorResponse('No x-api-key header, or not a configured key.'),

@@ -49,6 +49,20 @@ describe('jobs in /openapi.json and /metrics', function () {
     expect(Object.keys((buildOpenApiDocument({ metrics: true }) as Json).paths)).to.not.include('/v1/jobs');
   });
 
+  it('links the submit answer\'s id to polling, result and cancel, each to an operation that takes an id', () => {
+    const document = buildOpenApiDocument({ metrics: true, jobs: true }) as Json;
+    const links = document.paths['/v1/jobs'].post.responses['202'].links as Record<string, Json>;
+    const operations = new Map<string, Json>();
+    for (const path of Object.values(document.paths as Record<string, Record<string, Json>>)) {
+      for (const operation of Object.values(path)) operations.set(operation.operationId, operation);
+    }
+    expect(Object.values(links).map((link) => link.operationId).sort()).to.deep.equal(['cancelJob', 'getJob', 'getJobResult']);
+    for (const link of Object.values(links)) {
+      expect(link.parameters).to.deep.equal({ id: '$response.body#/id' });
+      expect(operations.get(link.operationId)!.parameters.map((parameter: Json) => parameter.name)).to.include('id');
+    }
+  });
+
   it('publishes the schema submits are checked with, and a real job fits the Job schema', async () => {
     const document = buildOpenApiDocument({ metrics: true, jobs: true }) as Json;
     expect(withoutDescriptions(document.components.schemas.JobRequest)).to.deep.equal(withoutDescriptions(jobRequestSchema));
