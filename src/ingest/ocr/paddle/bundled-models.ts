@@ -58,8 +58,8 @@ const SMALL_DETECTION: DetectOptions = { ...PPOCRV6_DETECTION, boxThreshold: 0.4
 const TINY_DETECTION: DetectOptions = { ...PPOCRV6_DETECTION, boxThreshold: 0.4 };
 
 const SHIPPED: Record<Exclude<PaddleModelSet, 'ppocrv4'>, ShippedSet> = {
-  // The default: the tiny detector finds the lines as well as small's on the dev sets (evidence recall equal) at a
-  // fifth of its work, and the small recogniser reads them (see README "OCR engines" for the measurements).
+  // The default: the tiny detector finds the lines as well as small's on the dev sets (evidence recall equal) for
+  // less than half its CPU, and the small recogniser reads them (README "OCR engines" has the measurements).
   ppocrv6: { detector: FILES.tinyDetector, recogniser: FILES.smallRecogniser, dictionary: FILES.smallDictionary, detection: TINY_DETECTION },
   'ppocrv6-small': { detector: FILES.smallDetector, recogniser: FILES.smallRecogniser, dictionary: FILES.smallDictionary, detection: SMALL_DETECTION },
   'ppocrv6-tiny': { detector: FILES.tinyDetector, recogniser: FILES.tinyRecogniser, dictionary: FILES.tinyDictionary, detection: TINY_DETECTION },
