@@ -104,9 +104,9 @@ export interface ExtractionOutcome extends Answer {
  * caller's (400), so it runs before any heavy work. Large files decode in a
  * worker thread (decode-off-thread.ts).
  */
-export async function prepareRequest(request: ExtractionRequest, limits: Limits): Promise<PreparedRequest> {
+export async function prepareRequest(request: ExtractionRequest, limits: Limits, signal?: AbortSignal): Promise<PreparedRequest> {
   const compiled = compileCallerSchema(request.schema);
-  const files = await decodeContentsOffThread(request.contents, limits);
+  const files = await decodeContentsOffThread(request.contents, limits, signal);
   return { compiled, files, options: request.options ?? {} };
 }
 
@@ -185,7 +185,7 @@ export interface ExtractionProgress {
 
 /** The whole extraction: both halves. */
 export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal, progress?: ExtractionProgress): Promise<ExtractionOutcome> {
-  return runPrepared(deps, await prepareRequest(request, deps.limits), signal, progress);
+  return runPrepared(deps, await prepareRequest(request, deps.limits, signal), signal, progress);
 }
 
 /** Both halves of a request already checked and decoded (POST /v1/ does that before it waits for a slot). */

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 import { DOCUMENT_MARKERS, SCHEMA_MARKER, type CaseContext } from './case.js';
+import { ClientClock } from './client-clock.js';
 import { caseAt, FAMILIES, familyNamed, type IndexedCase } from './corpus.js';
 import { HealthProbe, type ProbeSummary } from './health-probe.js';
 import { LogScanner, type LogHit } from './log-scan.js';
@@ -92,6 +93,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const env = { API_KEYS: apiKey, LOG_LEVEL: 'debug', REQUEST_TIMEOUT_MS: String(requestTimeoutMs), ...options.env };
   const start = () => startServiceProcess(env, { onLine: (line) => scanner.scan(line) });
   let service: ServiceProcess = await start();
+  const clock = new ClientClock();
   const inFlight = new Map<number, IndexedCase>();
   const violations: Violation[] = [];
   const results: CaseResult[] = [];
@@ -130,7 +132,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   watch(service);
   const rssTimer = setInterval(sampleRss, 250);
 
-  const probe = new HealthProbe(() => service.url, () => [...inFlight.values()].map(label));
+  const probe = new HealthProbe(() => service.url, () => [...inFlight.values()].map(label), undefined, undefined, () => clock.now());
   probe.start();
   const context: CaseContext = { seeds: await loadSeeds() };
   const indexes = options.only ?? Array.from({ length: options.cases }, (_, i) => i);
@@ -148,14 +150,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     await restarting;
     inFlight.set(index, fuzzCase);
     const caseStarted = performance.now();
+    const clientStarted = clock.now();
     let result: CaseResult;
     try {
-      const answer = await send(service.url, fuzzCase, apiKey, requestTimeoutMs + GRACE_MS);
+      const answer = await send(service.url, fuzzCase, apiKey, clock.timeout(requestTimeoutMs + GRACE_MS));
       const problems = judge(fuzzCase, answer, { apiKey, documentMarkers: DOCUMENT_MARKERS });
       result = { index, family: fuzzCase.family, variant: fuzzCase.variant, status: answer.status, ms: performance.now() - caseStarted, problems, ...(options.keepBodies ? { body: answer.text } : {}) };
     } catch (error) {
       const ms = performance.now() - caseStarted;
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${Math.round(ms)} ms` : `no answer: ${(error as Error).message} ${((error as Error).cause as Error | undefined)?.message ?? ''}`;
+      const reason = (error as Error).name === 'TimeoutError'
+        ? `no answer within ${Math.round(clock.now() - clientStarted)} ms (${Math.round(ms)} ms of wall time)`
+        : `no answer: ${(error as Error).message} ${((error as Error).cause as Error | undefined)?.message ?? ''}`;
       result = { index, family: fuzzCase.family, variant: fuzzCase.variant, status: 'none', ms, problems: [reason] };
     } finally {
       inFlight.delete(index);
@@ -172,6 +177,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   await restarting;
   const health = await probe.stop();
   clearInterval(rssTimer);
+  clock.stop();
   sampleRss();
   // The process must still be there and answer after everything.
   const alive = await fetch(`${service.url}/healthz`).then((r) => r.status === 200, () => false);
@@ -195,7 +201,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   };
 }
 
-async function send(url: string, fuzzCase: IndexedCase, apiKey: string, limitMs: number) {
+async function send(url: string, fuzzCase: IndexedCase, apiKey: string, deadline: { signal: AbortSignal; clear: () => void }) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': apiKey };
   for (const [name, value] of Object.entries(fuzzCase.headers ?? {})) {
     if (value === null) delete headers[name];
@@ -205,9 +211,16 @@ async function send(url: string, fuzzCase: IndexedCase, apiKey: string, limitMs:
     method: fuzzCase.method ?? 'POST',
     headers,
     ...(fuzzCase.body !== undefined ? { body: typeof fuzzCase.body === 'string' ? fuzzCase.body : new Uint8Array(fuzzCase.body) } : {}),
-    signal: AbortSignal.timeout(limitMs),
+    signal: deadline.signal,
+  }).catch((error: unknown) => {
+    deadline.clear();
+    throw error;
   });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+  try {
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  } finally {
+    deadline.clear();
+  }
 }
 
 export { FAMILIES };

@@ -31,8 +31,9 @@ export function extractHandler(deps: PipelineDeps, admission: Admission, logger:
     const body = parseExtractionRequest(req.body);
     // The caller's mistakes (schema, base64, file types) get their 400 at once, not after a wait for a slot:
     // in the corpus a self-referencing schema waited 20 s in the queue for it.
-    const prepared = await prepareRequest(body, deps.limits);
+    // The time limit runs from here: a request waiting for a decoding thread behind large ones gets its 504 on time.
     const controller = abortOnDeadlineOrDisconnect(res, deps.limits.requestTimeoutMs);
+    const prepared = await untilAborted(prepareRequest(body, deps.limits, controller.signal), controller.signal);
     const release = await admission.acquire(controller.signal);
     // The slot is held until the work really stops, even after a 504, so CPU use stays bounded.
     const work = runPrepared(deps, prepared, controller.signal).finally(release);

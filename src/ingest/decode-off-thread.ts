@@ -25,9 +25,24 @@ const MAX_THREADS = 2;
 let running = 0;
 const waiting: Array<() => void> = [];
 
-async function withThreadSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_THREADS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
+/** Runs `work` in one of MAX_THREADS slots; a request whose signal aborts while it waits leaves the queue at once. */
+async function withThreadSlot<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  signal?.throwIfAborted();
+  if (running >= MAX_THREADS) {
+    await new Promise<void>((resolve, reject) => {
+      const turn = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const at = waiting.indexOf(turn);
+        if (at >= 0) waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      waiting.push(turn);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
+  } else running++;
   try {
     return await work();
   } finally {
@@ -67,10 +82,10 @@ function decodeInThread(job: DecodeJob): Promise<DecodedFile[]> {
 }
 
 /** decodeContents, in a worker thread when the contents hold OFF_THREAD_MIN_CHARS or more of base64. Same results, same 400s. */
-export async function decodeContentsOffThread(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'> & Partial<Pick<Limits, 'maxXmlBytes'>>): Promise<DecodedFile[]> {
+export async function decodeContentsOffThread(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'> & Partial<Pick<Limits, 'maxXmlBytes'>>, signal?: AbortSignal): Promise<DecodedFile[]> {
   // the cheap refusals (not an array, too many files) and small requests stay on the loop
   if (!Array.isArray(contents) || contents.length === 0 || contents.length > limits.maxFiles || base64Chars(contents) < OFF_THREAD_MIN_CHARS) {
     return decodeContents(contents, limits);
   }
-  return withThreadSlot(() => decodeInThread({ contents, maxFiles: limits.maxFiles, ...(limits.maxXmlBytes === undefined ? {} : { maxXmlBytes: limits.maxXmlBytes }) }));
+  return withThreadSlot(() => decodeInThread({ contents, maxFiles: limits.maxFiles, ...(limits.maxXmlBytes === undefined ? {} : { maxXmlBytes: limits.maxXmlBytes }) }), signal);
 }

@@ -50,4 +50,26 @@ describe('decodeContentsOffThread: large base64 decoded in a worker thread', fun
     // side by side in one run: the thread leaves the loop only the copy of the string to it
     expect(offThread, `inline ${inline.toFixed(0)} ms`).to.be.below(inline / 3);
   });
+
+  it('a request whose time runs out while it waits for a decoding thread leaves the queue with its reason, and the threads stay usable', async () => {
+    const contents = [{ mimeType: 'image/png', data: big }];
+    // two decodes hold both threads; the third waits for one
+    const holding = [decodeContentsOffThread(contents, LIMITS), decodeContentsOffThread(contents, LIMITS)];
+    const controller = new AbortController();
+    const waiting = decodeContentsOffThread(contents, LIMITS, controller.signal);
+    const reason = new AppError('timeout', 'request exceeded the time limit');
+    controller.abort(reason);
+    let refused: unknown;
+    await waiting.catch((error: unknown) => (refused = error));
+    expect(refused).to.equal(reason);
+    for (const files of await Promise.all(holding)) expect(files[0]!.bytes.length).to.equal(2 * 1024 * 1024 + PNG_SIGNATURE.length);
+    // the slot the third request gave up is not lost: more decodes than threads all finish
+    const after = await Promise.all([1, 2, 3].map(() => decodeContentsOffThread(contents, LIMITS)));
+    expect(after.map((files) => files.length)).to.deep.equal([1, 1, 1]);
+    const aborted = new AbortController();
+    aborted.abort(reason);
+    let early: unknown;
+    await decodeContentsOffThread(contents, LIMITS, aborted.signal).catch((error: unknown) => (early = error));
+    expect(early).to.equal(reason);
+  });
 });
