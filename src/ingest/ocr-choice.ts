@@ -9,7 +9,8 @@ import type { OcrConfig } from '../config.js';
 import { noopOcrLogger, type OcrEngine, type OcrEngineName, type OcrLogger } from './ocr/engine.js';
 import { coverageOf } from './ocr/languages.js';
 import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine } from './ocr/paddle/engine.js';
-import { bundledModelFiles, modelFilesIn, readDictionary, type PaddleModelFiles } from './ocr/paddle/model-files.js';
+import { bundledModelFiles, withShippedDetection } from './ocr/paddle/bundled-models.js';
+import { modelFilesIn, readDictionary, type PaddleModelFiles } from './ocr/paddle/model-files.js';
 import { TesseractPool } from './ocr/tesseract/pool.js';
 
 export type { OcrEngine, OcrEngineName, OcrLogger, OcrResult, OcrStatus } from './ocr/engine.js';
@@ -20,8 +21,8 @@ export interface OcrChoice {
   reason: string;
 }
 
-function paddleModelFiles(config: OcrConfig): Promise<PaddleModelFiles> {
-  return config.paddleModelDir ? modelFilesIn(config.paddleModelDir) : Promise.resolve(bundledModelFiles());
+async function paddleModelFiles(config: OcrConfig): Promise<PaddleModelFiles> {
+  return config.paddleModelDir ? withShippedDetection(await modelFilesIn(config.paddleModelDir)) : bundledModelFiles(config.paddleModels);
 }
 
 function describeGaps(coverage: ReturnType<typeof coverageOf>): string {
@@ -32,19 +33,24 @@ function describeGaps(coverage: ReturnType<typeof coverageOf>): string {
 
 /**
  * OCR_ENGINE=paddle or tesseract is an order. auto picks paddle when the
- * PP-OCR recogniser's dictionary (bundled, or OCR_PADDLE_MODEL_DIR's) has
- * every letter of every OCR_LANGS language, and tesseract otherwise.
+ * PP-OCR recogniser's dictionary (the OCR_PADDLE_MODELS set's, or
+ * OCR_PADDLE_MODEL_DIR's) has every letter of every OCR_LANGS language, and
+ * tesseract otherwise.
  */
 export async function chooseOcrEngine(config: OcrConfig): Promise<OcrChoice> {
-  if (config.engine === 'tesseract') return { name: 'tesseract', reason: 'OCR_ENGINE=tesseract' };
-  const dictionaryPath = (await paddleModelFiles(config)).dictionary;
-  const coverage = coverageOf(config.langs, await readDictionary(dictionaryPath));
+  return config.engine === 'tesseract' ? choose(config, undefined) : choose(config, await paddleModelFiles(config));
+}
+
+async function choose(config: OcrConfig, files: PaddleModelFiles | undefined): Promise<OcrChoice> {
+  if (config.engine === 'tesseract' || !files) return { name: 'tesseract', reason: 'OCR_ENGINE=tesseract' };
+  const coverage = coverageOf(config.langs, await readDictionary(files.dictionary));
   const complete = coverage.lacking.length === 0 && coverage.unknown.length === 0;
+  const recogniser = `the PP-OCR recogniser (${files.name})`;
   if (config.engine === 'paddle') {
-    return { name: 'paddle', reason: complete ? 'OCR_ENGINE=paddle' : `OCR_ENGINE=paddle, although its recogniser cannot write ${describeGaps(coverage)}` };
+    return { name: 'paddle', reason: complete ? `OCR_ENGINE=paddle (${files.name})` : `OCR_ENGINE=paddle, although ${recogniser} cannot write ${describeGaps(coverage)}` };
   }
-  if (complete) return { name: 'paddle', reason: `OCR_ENGINE=auto: the PP-OCR recogniser writes every letter of OCR_LANGS=${config.langs.join(',')}` };
-  return { name: 'tesseract', reason: `OCR_ENGINE=auto: the PP-OCR recogniser cannot write ${describeGaps(coverage)}, so Tesseract reads ${config.langs.join('+')}` };
+  if (complete) return { name: 'paddle', reason: `OCR_ENGINE=auto: ${recogniser} writes every letter of OCR_LANGS=${config.langs.join(',')}` };
+  return { name: 'tesseract', reason: `OCR_ENGINE=auto: ${recogniser} cannot write ${describeGaps(coverage)}, so Tesseract reads ${config.langs.join('+')}` };
 }
 
 /** The engine with why it was chosen added to its status, so /readyz answers "which OCR engine, and why". */
@@ -73,14 +79,15 @@ export function workersFor(name: OcrEngineName, config: Pick<OcrConfig, 'workers
 
 /** Chooses, starts and warms the OCR engine; the other one is never started. */
 export async function createOcrEngine(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<{ engine: OcrEngine; reason: string }> {
-  const choice = await chooseOcrEngine(config);
+  const files = config.engine === 'tesseract' ? undefined : await paddleModelFiles(config);
+  const choice = await choose(config, files);
   logger.info({ ocrEngine: choice.name, reason: choice.reason }, 'OCR engine chosen');
   const { workers, threads } = workersFor(choice.name, config);
   const engine: OcrEngine =
-    choice.name === 'paddle'
+    choice.name === 'paddle' && files
       ? await PaddleEngine.create(
           {
-            files: await paddleModelFiles(config),
+            files,
             workers,
             threads,
             allowTurn: config.rotation !== 'off',

@@ -317,7 +317,7 @@ describe('POST /v1/', function () {
       expect(body.ready).to.equal(true);
       expect(body.engine.name).to.equal('rules');
       expect(body.ocr).to.include({ ready: true, engine: 'paddle' });
-      expect(body.ocr.chosenBecause).to.match(/OCR_ENGINE=auto: the PP-OCR recogniser writes every letter of OCR_LANGS=eng/);
+      expect(body.ocr.chosenBecause).to.match(/OCR_ENGINE=auto: the PP-OCR recogniser \(ppocrv6\) writes every letter of OCR_LANGS=eng/);
     });
 
     it('echoes a caller-supplied x-request-id', async () => {

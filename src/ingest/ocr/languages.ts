@@ -7,7 +7,7 @@
  */
 const LATIN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** Letters beyond A-Z each language writes (both cases where they exist). */
+/** Letters beyond A-Z each Latin-script language writes (both cases where they exist). */
 const EXTRA_LETTERS: Record<string, string> = {
   eng: '',
   deu: 'äöüßÄÖÜ',
@@ -20,21 +20,48 @@ const EXTRA_LETTERS: Record<string, string> = {
   nor: 'æøåÆØÅ',
   swe: 'åäöÅÄÖ',
   fin: 'äöåÄÖÅ',
+  isl: 'áðéíóúýþæöÁÐÉÍÓÚÝÞÆÖ',
   pol: 'ąćęłńóśźżĄĆĘŁŃÓŚŹŻ',
   ces: 'áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ',
+  slk: 'áäčďéíĺľňóôŕšťúýžÁÄČĎÉÍĹĽŇÓÔŔŠŤÚÝŽ',
+  slv: 'čšžČŠŽ',
+  hrv: 'čćđšžČĆĐŠŽ',
+  hun: 'áéíóöőúüűÁÉÍÓÖŐÚÜŰ',
+  ron: 'ăâîșțĂÂÎȘȚ',
+  lit: 'ąčęėįšųūžĄČĘĖĮŠŲŪŽ',
+  lav: 'āčēģīķļņšūžĀČĒĢĪĶĻŅŠŪŽ',
+  est: 'äöõüšžÄÖÕÜŠŽ',
+  cat: 'àçèéíïòóúüÀÇÈÉÍÏÒÓÚÜ',
+  glg: 'áéíñóúüÁÉÍÑÓÚÜ',
+  eus: 'ñÑ',
+  gle: 'áéíóúÁÉÍÓÚ',
+  cym: 'âêîôûŵŷÂÊÎÔÛŴŶ',
+  mlt: 'ċġħżĊĠĦŻ',
+  sqi: 'çëÇË',
+  afr: 'êëïôûÊËÏÔÛ',
   tur: 'çğıöşüÇĞİÖŞÜ',
+  ind: '',
+  msa: '',
+  swa: '',
+  lat: '',
+  vie: 'ăâđêôơưàảãáạằẳẵắặầẩẫấậèẻẽéẹềểễếệìỉĩíịòỏõóọồổỗốộờởỡớợùủũúụừửữứựỳỷỹýỵĂÂĐÊÔƠƯ',
 };
 
-/** The most frequent characters of written Chinese (simplified and traditional); a recogniser lacking them does not read Chinese. */
-const CHINESE_SAMPLES: Record<string, string> = {
+/**
+ * Characters a recogniser must write to read the language at all: the most
+ * frequent characters of written Chinese (simplified and traditional), and
+ * for Japanese the kana with a few of its commonest kanji.
+ */
+const SCRIPT_SAMPLES: Record<string, string> = {
   chi_sim: '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年',
   chi_tra: '的一是不了人我在有他這中大來上國個到說們為子和你地出道也時年',
+  jpn: 'あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをんアイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン日本人年月円',
 };
 
 /** Characters `lang` needs, or undefined for a language this table does not know. */
 export function lettersOf(lang: string): string[] | undefined {
-  const chinese = CHINESE_SAMPLES[lang];
-  if (chinese !== undefined) return [...chinese];
+  const script = SCRIPT_SAMPLES[lang];
+  if (script !== undefined) return [...script];
   const extra = EXTRA_LETTERS[lang];
   return extra === undefined ? undefined : [...LATIN, ...extra];
 }

@@ -1,16 +1,17 @@
 import { expect } from 'chai';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { loadConfig } from '../../../src/config.js';
+import { DEFAULT_PADDLE_MODEL_SET, loadConfig, PADDLE_MODEL_SETS } from '../../../src/config.js';
 import type { Word } from '../../../src/document/document.js';
 import { renderPageText } from '../../../src/ingest/layout.js';
 import { groupWordsIntoLines } from '../../../src/ingest/lines.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
 import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine, type PaddleEngineOptions } from '../../../src/ingest/ocr/paddle/engine.js';
-import { bundledModelFiles, modelFilesIn } from '../../../src/ingest/ocr/paddle/model-files.js';
+import { bundledModelFiles, withShippedDetection } from '../../../src/ingest/ocr/paddle/bundled-models.js';
+import { modelFilesIn, type ModelRole } from '../../../src/ingest/ocr/paddle/model-files.js';
 import { readPage, type PaddleModels, type RunModel } from '../../../src/ingest/ocr/paddle/read-page.js';
 import { loadModels } from '../../../src/ingest/ocr/paddle/sessions.js';
 import type { GreyRaster } from '../../../src/document/raster.js';
@@ -18,7 +19,7 @@ import { drawTextLines, makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '
 import { renderTextImage } from '../../fixtures/pdfs.js';
 import { cpuMsOf, processCpuMs } from '../../helpers/cpu-time.js';
 
-const options: PaddleEngineOptions = { files: bundledModelFiles(), workers: 1, threads: 1, allowTurn: true, maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS };
+const options: PaddleEngineOptions = { files: bundledModelFiles(DEFAULT_PADDLE_MODEL_SET), workers: 1, threads: 1, allowTurn: true, maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS };
 
 function texts(result: OcrResult): string[] {
   return result.words.map((word) => word.text);
@@ -229,7 +230,7 @@ describe('paddle OCR work per page', function () {
   let release: () => Promise<void>;
 
   before(async () => {
-    ({ models, release } = await loadModels(bundledModelFiles(), 1));
+    ({ models, release } = await loadModels(bundledModelFiles(DEFAULT_PADDLE_MODEL_SET), 1));
   });
 
   after(async () => {
@@ -272,6 +273,34 @@ describe('paddle OCR work per page', function () {
     expect(large.pixels).to.be.lessThan(8 * small.pixels);
   });
 
+  it("keeps a recogniser batch's output within the same memory whatever the recogniser's class count", async () => {
+    // PP-OCRv6 small writes 18,710 classes, nearly three times PP-OCRv4's.
+    const v6 = await loadModels(bundledModelFiles('ppocrv6-small'), 1);
+    try {
+      const batches: number[][] = [];
+      const recording: PaddleModels = {
+        ...v6.models,
+        recognise: async (input, dims) => {
+          batches.push(dims);
+          return v6.models.recognise(input, dims);
+        },
+      };
+      // Twelve short lines of one width, which PP-OCRv4's 6,625 classes let go six to a batch.
+      const lines = Array.from({ length: 12 }, (_, i) => `Item ${String(i + 10)} paid`);
+      const { png } = await renderTextImage(lines, { fontSize: 40 });
+      const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+      const page = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), dpi: 300 };
+      const reading = await readPage(recording, page, { allowTurn: false, maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS, checkpoint() {} });
+      expect(reading.words.map((word) => word.text)).to.include.members(['Item', '10', '21', 'paid']);
+      const classes = v6.models.alphabet.characters.length;
+      expect(classes).to.equal(18_710);
+      expect(batches.some(([items]) => (items as number) > 1)).to.equal(true);
+      for (const [items, , , width] of batches) expect((items as number) * (width as number) * classes).to.be.at.most(2400 * 6625);
+    } finally {
+      await v6.release();
+    }
+  });
+
   it('costs a strip 400,000 pixels wide and a few tall no more than the detector budget and a few lines (a 4,000,000 x 1 PNG took 3 GB)', async () => {
     const width = 400_000;
     const height = 16;
@@ -287,7 +316,7 @@ describe('paddle OCR work per page', function () {
 describe('paddle OCR model files', function () {
   this.timeout(60_000);
   let dir: string;
-  const bundled = bundledModelFiles();
+  const bundled = bundledModelFiles('ppocrv4');
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paddle-models-'));
@@ -297,8 +326,11 @@ describe('paddle OCR model files', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function copyBundled(except: keyof typeof bundled | undefined = undefined): Promise<void> {
-    for (const [role, path] of Object.entries(bundled)) if (role !== except && path) await copyFile(path, join(dir, basename(path)));
+  async function copyBundled(except: ModelRole | undefined = undefined): Promise<void> {
+    for (const role of ['detector', 'recogniser', 'classifier', 'dictionary'] as const) {
+      const path = bundled[role];
+      if (role !== except && path) await copyFile(path, join(dir, basename(path)));
+    }
   }
 
   /** How starting the engine on the folder (or on `files`) fails. */
@@ -344,6 +376,57 @@ describe('paddle OCR model files', function () {
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe('paddle OCR: the model sets docshape ships', function () {
+  this.timeout(120_000);
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paddle-shipped-'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const set of PADDLE_MODEL_SETS) {
+    it(`starts ${set} and reads a receipt`, async () => {
+      const engine = await PaddleEngine.create({ ...options, files: bundledModelFiles(set) });
+      try {
+        expect(texts(await engine.recognize(makeTextRaster(RECEIPT_LINES)))).to.include.members(['CORNER', 'TOTAL', '6.25']);
+      } finally {
+        await engine.close();
+      }
+    });
+  }
+
+  it('refuses a shipped file that is not the one docshape ships, naming it: a changed byte, a truncated copy', async () => {
+    const shipped = bundledModelFiles('ppocrv6-small');
+    const changed = join(dir, 'ppocrv6_dict.txt');
+    const bytes = await readFile(shipped.dictionary);
+    bytes[0] = bytes[0] === 0x21 ? 0x22 : 0x21;
+    await writeFile(changed, bytes);
+    const wrongHash = await rejectionOf(PaddleEngine.create({ ...options, files: { ...shipped, dictionary: changed } }));
+    expect(wrongHash.message).to.include(changed).and.include('sha256').and.include('769e7fa79bb297b5f18d8dbd149e364a45bc61f2b3f574e5ea836f0b261c23a6').and.include('models/ocr');
+    const truncated = join(dir, 'det.onnx');
+    await writeFile(truncated, (await readFile(shipped.detector)).subarray(0, 1000));
+    const wrongSize = await rejectionOf(PaddleEngine.create({ ...options, files: { ...shipped, detector: truncated } }));
+    expect(wrongSize.message).to.include(truncated).and.include('1000 bytes, expected 9880512');
+  });
+
+  it("reads a user's folder holding a shipped detector with that detector's settings, any other with PP-OCRv4's", async () => {
+    const small = bundledModelFiles('ppocrv6-small');
+    const v4 = bundledModelFiles('ppocrv4');
+    await copyFile(small.detector, join(dir, 'det.onnx'));
+    await copyFile(v4.recogniser, join(dir, 'rec.onnx'));
+    await copyFile(v4.dictionary, join(dir, 'keys.txt'));
+    const mixed = await withShippedDetection(await modelFilesIn(dir));
+    expect(mixed.detection).to.deep.equal(small.detection);
+    expect(mixed.detection).to.not.deep.equal(v4.detection);
+    await copyFile(v4.detector, join(dir, 'det.onnx'));
+    expect((await withShippedDetection(await modelFilesIn(dir))).detection).to.deep.equal(v4.detection);
   });
 });
 

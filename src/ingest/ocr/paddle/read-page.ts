@@ -9,7 +9,7 @@ import type { Affine, Word } from '../../../document/document.js';
 import { compose, undoQuarterTurn } from '../../../document/page-frame.js';
 import type { GreyRaster } from '../../../document/raster.js';
 import { decodeColumns, words, type Alphabet, type ColumnClasses, type DecodedWord } from './ctc.js';
-import { detectBoxes } from './detect-boxes.js';
+import { detectBoxes, type DetectOptions } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';
 import { rotateRaster } from '../rotate-raster.js';
 import { dominantDirection, frameToInput, pageFrame, placeWords, quarterOf, turnFor, type PageTurn, type RecognisedLine } from './page-frame.js';
@@ -22,10 +22,12 @@ export type RunRecogniser = (input: Float32Array, dims: number[]) => Promise<Col
 
 export interface PaddleModels {
   detect: RunModel;
+  /** The detector's post-processing settings. */
+  detection: DetectOptions;
   recognise: RunRecogniser;
   classify: RunModel | undefined;
   alphabet: Alphabet;
-  /** Input height of the recogniser (48 for PP-OCRv3/v4/v5). */
+  /** Input height of the recogniser (48 for PP-OCRv3 to v6). */
   recogniserHeight: number;
   /** Input height and width of the classifier. */
   classifierSize: { height: number; width: number };
@@ -63,12 +65,16 @@ export interface PaddleReading {
  */
 const RECOGNISER_BATCH = 6;
 /**
- * A batch holds at most this many columns (lines x width): the recogniser's
- * working memory grows with them (6 lines of 800 columns took ~75 MB, 2400
- * columns ~45 MB), while the time per column is the same from 1 line of 300
- * columns up (and grows past ~3000 columns).
+ * A batch holds at most this many input columns (lines x width) times
+ * output classes: the recogniser's working memory grows with both, its
+ * last layers writing a probability per class for every eighth column
+ * (PP-OCRv4's 6,625 classes: 6 lines of 800 columns took ~75 MB, 2400
+ * columns ~45 MB; PP-OCRv6 small's 18,710 took ~70 MB more than v4 at 2400
+ * columns), while the time per column is the same from 1 line of 300
+ * columns up (and grows past ~3000 columns). About 2400 columns for v4, 850
+ * for v6 small.
  */
-const MAX_BATCH_COLUMNS = 2400;
+const MAX_BATCH_CELLS = 2400 * 6625;
 /** A line this much wider than the narrowest of its batch starts the next batch: the rest of the batch would be padded to its width. */
 const MAX_BATCH_WIDTH_RATIO = 1.25;
 /**
@@ -122,7 +128,7 @@ async function detectLines(models: PaddleModels, raster: GreyRaster, options: Re
     x: Math.max(0, Math.min(raster.width, (p.x + 0.5) * scaleX)),
     y: Math.max(0, Math.min(raster.height, (p.y + 0.5) * scaleY)),
   });
-  const quads = detectBoxes(output.data, mapWidth, mapHeight)
+  const quads = detectBoxes(output.data, mapWidth, mapHeight, models.detection)
     .map((box) => box.quad.map(toRaster) as Quad)
     .filter((quad) => quadWidth(quad) >= MIN_BOX_SIDE && quadHeight(quad) >= MIN_BOX_SIDE)
     .map((quad) => (quadHeight(quad) >= SIDEWAYS_ASPECT * quadWidth(quad) ? turnQuarter(quad) : quad));
@@ -164,10 +170,10 @@ interface LineReading {
 
 /**
  * Lines (indices sorted by width) in batches of up to RECOGNISER_BATCH lines
- * and MAX_BATCH_COLUMNS columns, of widths within MAX_BATCH_WIDTH_RATIO; a
+ * and maxColumns columns, of widths within MAX_BATCH_WIDTH_RATIO; a
  * wider line goes alone.
  */
-function batchesOf(order: number[], widths: number[]): number[][] {
+function batchesOf(order: number[], widths: number[], maxColumns: number): number[][] {
   const batches: number[][] = [];
   let current: number[] = [];
   for (const line of order) {
@@ -175,7 +181,7 @@ function batchesOf(order: number[], widths: number[]): number[][] {
     const width = widths[line] as number;
     const columns = (current.length + 1) * width;
     const narrowest = current.length > 0 ? (widths[current[0] as number] as number) : width;
-    if (current.length > 0 && (current.length === RECOGNISER_BATCH || columns > MAX_BATCH_COLUMNS || width > MAX_BATCH_WIDTH_RATIO * narrowest)) {
+    if (current.length > 0 && (current.length === RECOGNISER_BATCH || columns > maxColumns || width > MAX_BATCH_WIDTH_RATIO * narrowest)) {
       batches.push(current);
       current = [];
     }
@@ -191,7 +197,8 @@ async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Q
   const widths = quads.map((quad) => stripWidth(quad, height));
   const order = quads.map((_, i) => i).sort((a, b) => (widths[a] as number) - (widths[b] as number));
   const readings = new Array<LineReading>(quads.length);
-  for (const batch of batchesOf(order, widths)) {
+  const maxColumns = Math.floor(MAX_BATCH_CELLS / models.alphabet.characters.length);
+  for (const batch of batchesOf(order, widths, maxColumns)) {
     // PaddleOCR pads every batch to at least 320 columns; the batch's own widest line does as well
     // on the dev receipts (0.5% fewer labelled values found, 24% less CPU).
     const batchWidth = Math.max(...batch.map((i) => widths[i] as number));

@@ -162,6 +162,7 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
     return {
       models: {
         detect: runner(detector),
+        detection: files.detection,
         recognise,
         classify: classifier ? runner(classifier) : undefined,
         alphabet,
