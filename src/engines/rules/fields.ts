@@ -11,7 +11,7 @@ import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
-import type { FieldHints } from './core/labels.js';
+import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
 import { isCurrencyCode } from './core/currencies.js';
@@ -29,6 +29,8 @@ export interface FieldContext {
   dayFirst: boolean;
   /** The search is limited to a block (e.g. under "Bill to"): its first lines are the block's own. */
   inBlock: boolean;
+  /** The languages the document is printed in (English always). */
+  languages: ReadingLanguages;
 }
 
 const SCORE_TIE = 0.05;

@@ -36,6 +36,7 @@ import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
 import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
+import { documentLanguages } from './core/language-detect.js';
 import { readLines } from './core/lines.js';
 import { extractObject } from './objects.js';
 
@@ -57,7 +58,7 @@ export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDo
 export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
   signal.throwIfAborted();
   const lines = readLines(task.document);
-  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), languages: documentLanguages(lines), signal });
 }
 
 /** The rules engine on the calling thread, for tests; the service runs it on worker threads (ThreadedRulesEngine). */

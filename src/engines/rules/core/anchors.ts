@@ -3,8 +3,8 @@
  * printed, and the value printed to the right of it or just below it.
  */
 import type { WordRef } from '../../../document/document.js';
-import { matchPhraseAll, tokenRange, wordSimilarity, type Token } from './fuzzy.js';
-import type { FieldHints } from './labels.js';
+import { matchPhraseAll, tokenize, tokenRange, tokensBefore, wordSimilarity, type Token } from './fuzzy.js';
+import { INCLUSION_WORDS, NUMBER_MARKERS, type FieldHints } from './labels.js';
 import { cellAt, spanX, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
 import type { ValueKind } from './kinds.js';
@@ -39,16 +39,17 @@ export interface AnchoredValue {
 
 const MIN_LABEL_SCORE = 0.8;
 const NEGATIVE_WINDOW = 2;
-const INCLUSION_WORDS = new Set(['incl', 'include', 'includes', 'included', 'inclusive', 'including', 'inc', 'after', 'with']);
 const TEXT_KINDS = new Set<ValueKind>(['text', 'business-name', 'address', 'enum']);
 
 export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWeight = 0): Anchor[] {
   const anchors: Anchor[] = [];
   lines.forEach((line, position) => {
     let best: Anchor | undefined;
+    const readable = labelTokens(line);
     for (const label of hints.labels) {
       if (label.weight < minWeight) continue;
-      for (const match of matchPhraseAll(line.tokens, label.words)) {
+      for (const found of matchPhraseAll(readable.tokens, label.words)) {
+        const match = { score: found.score, first: readable.at[found.first]!, last: readable.at[found.last - 1]! + 1 };
         const score = match.score * label.weight;
         const span = match.last - match.first;
         // on a tie the longer label wins: "Grand Total" is one label, not "Grand" before "Total"
@@ -70,6 +71,27 @@ export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWe
   });
   return anchors;
 }
+
+/**
+ * The tokens labels are matched on: a type code in brackets between the
+ * words of a label is skipped ("Handelsrechnung (380) Nr." is a "Rechnung Nr."),
+ * with the position of each kept token in the line's tokens.
+ */
+function labelTokens(line: RuleLine): { tokens: readonly Token[]; at: readonly number[] } {
+  const all = line.tokens;
+  if (!BRACKETED_CODE.test(line.text)) return { tokens: all, at: all.map((_, index) => index) };
+  const tokens: Token[] = [];
+  const at: number[] = [];
+  all.forEach((token, index) => {
+    const bracketed = line.text[token.start - 1] === '(' && line.text[token.end] === ')' && /^\d+$/.test(token.norm);
+    if (bracketed && index > 0) return;
+    tokens.push(token);
+    at.push(index);
+  });
+  return { tokens, at };
+}
+
+const BRACKETED_CODE = /\(\d+\)/;
 
 /** "Invoice date" is not the label of due_date: a bare label qualified by a word foreign to the property. */
 function qualifiedOtherwise(previous: Token | undefined, wordsBefore: number, nameWords: readonly string[]): boolean {
@@ -121,7 +143,7 @@ function valueRightOf(anchor: Anchor, kind: ValueKind, dayFirst: boolean): Found
   // "Total- 24.80": a dash glued to the label and spaced from the amount is a separator, not a minus
   const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end)).replace(/^-(?=\s)/, ' ');
   const found = findValues(kind, rest, dayFirst);
-  const best = bestNearest(found);
+  const best = kind === 'identifier' ? announcedIdentifier(rest, found, anchor.wordsBefore === 0) : bestNearest(found);
   return best && { ...best, start: best.start + anchor.end, end: best.end + anchor.end };
 }
 
@@ -179,6 +201,32 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
   }
   return undefined;
 }
+
+/**
+ * The number a label announces: "Invoice No. 4471", "Facture FA-2017-0009",
+ * "Handelsrechnung (380) Nr. E2018092011804" (a type code in brackets, then a
+ * number marker). Other words between the label and a value make it a
+ * sentence ("Rechnung gemäß Taxifahrt vom ...", "Rechnungen für ZUGFeRD 2.2"),
+ * unless a label heading its line ends them with a number marker ("Rechnung
+ * des Versicherers (575) Nr. 00.123.456.7-2018-1"). The first identifier
+ * after a marker, else the first not in brackets.
+ */
+function announcedIdentifier(text: string, found: readonly Found[], heading: boolean): Found | undefined {
+  const bracketed = (f: Found): boolean => text[f.start - 1] === '(' && text[f.end] === ')';
+  const inBrackets = (token: Token): boolean => found.some((other) => bracketed(other) && other.start <= token.start && token.end <= other.end);
+  const afterMarker = (f: Found): boolean => {
+    const before = tokensBefore(tokenize(text.slice(0, f.start)), f.start, 1)[0];
+    return before !== undefined && NUMBER_MARKERS.has(before.norm);
+  };
+  const announced = found.filter((f) => {
+    const words = tokenize(text.slice(0, f.start)).filter((token) => !NUMBER_MARKERS.has(token.norm) && !inBrackets(token));
+    return words.length === 0 || (heading && afterMarker(f) && words.length <= MAX_WORDS_BEFORE_MARKER);
+  });
+  return announced.find(afterMarker) ?? announced.find((f) => !bracketed(f)) ?? announced[0];
+}
+
+/** Words a heading may print between its title and the number marker ("Rechnung des Versicherers Nr."). */
+const MAX_WORDS_BEFORE_MARKER = 3;
 
 /** Three or more cells of words and no figures: the heading row of a table. */
 function isTableHeader(line: RuleLine): boolean {

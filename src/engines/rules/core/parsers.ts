@@ -136,11 +136,14 @@ export function findPhones(text: string): Found[] {
 
 const IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\-/._]*[\p{L}\p{N}]|[\p{N}]/gu;
 
-/** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code. */
+/** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code; no date ("vom 20.09.2018", "24. Januar 2014"). */
 export function findIdentifiers(text: string): Found[] {
   const found: Found[] = [];
+  const dates = findDates(text).map((date) => [date.index, date.index + date.text.length] as const);
   for (const match of text.matchAll(IDENTIFIER)) {
     const token = match[0];
+    const start = match.index ?? 0;
+    if (dates.some(([from, to]) => from <= start && start + token.length <= to)) continue;
     const hasDigit = /\d/.test(token);
     if (!hasDigit && !(token.length >= 4 && token === token.toUpperCase() && /^[A-Z0-9\-/._]+$/.test(token))) continue;
     found.push({ value: token, text: token, start: match.index ?? 0, end: (match.index ?? 0) + token.length, score: hasDigit ? 1 : 0.6 });

@@ -1,0 +1,63 @@
+/** Dutch (Netherlands, Belgium): factuur, creditnota. */
+import type { LanguageTable } from './language.js';
+
+export const DUTCH: LanguageTable = {
+  code: 'nl',
+  concepts: {
+    total: {
+      triggers: ['totaal', 'totaalbedrag', 'te betalen', 'eindtotaal'],
+      labels: ['totaal', 'totaalbedrag', 'te betalen', 'eindtotaal', 'totaal incl btw', 'totaal te betalen', 'factuurbedrag', 'totaal bedrag'],
+      negatives: ['excl', 'exclusief', 'btw', 'subtotaal', 'korting', 'netto', 'artikelen'],
+    },
+    subtotal: {
+      triggers: ['subtotaal', 'nettobedrag'],
+      labels: ['subtotaal', 'totaal excl btw', 'totaal exclusief btw', 'nettobedrag', 'bedrag excl btw', 'totaal excl'],
+    },
+    tax: {
+      triggers: ['btw', 'omzetbelasting', 'belasting'],
+      labels: ['btw', 'omzetbelasting', 'btw bedrag', 'totaal btw', 'belasting'],
+      negatives: ['nummer', 'tarief', 'percentage', 'vrijgesteld', 'verlegd', 'excl', 'exclusief'],
+    },
+    discount: { triggers: ['korting'], labels: ['korting'] },
+    date: {
+      triggers: ['datum'],
+      labels: ['datum'],
+      negatives: ['vervaldatum', 'verval', 'levering', 'leverdatum', 'betaling', 'order', 'bestelling', 'geboorte', 'geldig'],
+    },
+    time: { triggers: ['tijd'], labels: ['tijd'] },
+    identifier: { triggers: ['nummer'], labels: ['nummer'] },
+    business: { triggers: ['leverancier', 'verkoper', 'afzender', 'bedrijf'], labels: ['leverancier', 'verkoper', 'afzender'] },
+    customer: { triggers: ['klant', 'afnemer', 'koper', 'ontvanger', 'geadresseerde'], labels: ['klant', 'afnemer', 'koper', 'factuuradres', 'ontvanger'] },
+    address: { triggers: ['adres'], labels: ['adres'] },
+    phone: { triggers: ['telefoon'], labels: ['telefoon', 'mobiel'] },
+    email: { triggers: ['e mail'], labels: ['e mail'] },
+    url: { triggers: ['website'], labels: ['website'] },
+    quantity: { triggers: ['aantal', 'hoeveelheid'], labels: ['aantal', 'hoeveelheid'] },
+    description: { triggers: ['omschrijving', 'beschrijving'], labels: ['omschrijving', 'beschrijving', 'artikel', 'product'] },
+    unitPrice: { triggers: ['prijs', 'stukprijs'], labels: ['prijs', 'stukprijs', 'eenheidsprijs', 'prijs per stuk'] },
+    amount: { triggers: ['bedrag'], labels: ['bedrag', 'regelbedrag'] },
+    percentage: { triggers: ['percentage'] },
+    name: { triggers: ['naam'], labels: ['naam', 'bedrijfsnaam'] },
+    currency: { triggers: ['valuta', 'munteenheid'], labels: ['valuta', 'munteenheid'] },
+  },
+  phrases: {
+    'invoice number': ['factuurnummer', 'factuur nr', 'factuurnr', 'factuur nummer', 'factuur no', 'creditnota nummer', 'creditnotanummer'],
+    'invoice date': ['factuurdatum', 'factuur datum', 'datum factuur'],
+    'due date': ['vervaldatum', 'verval datum', 'uiterste betaaldatum', 'betalen voor'],
+    'delivery date': ['leverdatum', 'leveringsdatum', 'afleverdatum'],
+    'order number': ['ordernummer', 'bestelnummer', 'order nr', 'ordernr'],
+    'customer number': ['klantnummer', 'klant nr', 'klantnr', 'debiteurnummer'],
+    'vat id': ['btw nummer', 'btw nr', 'btw id', 'btw identificatienummer', 'omzetbelastingnummer'],
+    bic: ['bic', 'swift'],
+    'amount due': ['te betalen', 'openstaand bedrag', 'totaal te betalen', 'nog te betalen'],
+    'tax total': ['totaal btw', 'btw bedrag', 'btw totaal', 'bedrag btw'],
+    'net total': ['totaal excl btw', 'subtotaal', 'netto bedrag', 'totaal exclusief btw', 'bedrag excl btw', 'nettobedrag'],
+    'gross total': ['totaal incl btw', 'totaal inclusief btw', 'factuurbedrag', 'totaalbedrag', 'eindtotaal', 'bedrag incl btw'],
+  },
+  titles: ['factuur', 'creditnota', 'creditfactuur'],
+  titleHeads: ['factuur'],
+  numberMarkers: ['nr', 'nummer', 'no'],
+  inclusionWords: ['incl', 'inclusief'],
+  legalForms: ['B.V.', 'BV', 'N.V.', 'NV', 'V.O.F.', 'VOF', 'C.V.'],
+  salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
+};

@@ -1,0 +1,62 @@
+/** Polish: faktura, faktura VAT, faktura korygująca. */
+import type { LanguageTable } from './language.js';
+
+export const POLISH: LanguageTable = {
+  code: 'pl',
+  concepts: {
+    total: {
+      triggers: ['razem', 'do zapłaty', 'wartość brutto', 'kwota brutto', 'ogółem'],
+      labels: ['razem', 'suma', 'do zapłaty', 'razem do zapłaty', 'wartość brutto', 'kwota brutto', 'ogółem', 'razem brutto', 'suma brutto', 'należność', 'kwota do zapłaty', 'łącznie'],
+      negatives: ['netto', 'vat', 'podatek', 'rabat', 'zapłacono', 'zaliczka'],
+    },
+    subtotal: {
+      triggers: ['wartość netto', 'kwota netto', 'razem netto', 'suma netto'],
+      labels: ['wartość netto', 'kwota netto', 'razem netto', 'suma netto'],
+    },
+    tax: {
+      triggers: ['podatek', 'kwota vat', 'podatek vat'],
+      labels: ['podatek', 'kwota vat', 'podatek vat', 'wartość vat', 'razem vat', 'suma vat'],
+      negatives: ['stawka', 'nip', 'numer', 'zw', 'zwolniony'],
+    },
+    discount: { triggers: ['rabat'], labels: ['rabat', 'upust'] },
+    date: {
+      triggers: ['data'],
+      labels: ['data'],
+      negatives: ['płatności', 'termin', 'sprzedaży', 'dostawy', 'wysyłki', 'zamówienia', 'urodzenia', 'ważności', 'wykonania'],
+    },
+    time: { triggers: ['godzina', 'czas'], labels: ['godzina'] },
+    identifier: { triggers: ['numer'], labels: ['numer'] },
+    business: { triggers: ['sprzedawca', 'dostawca', 'wystawca'], labels: ['sprzedawca', 'dostawca', 'wystawca', 'sprzedający'] },
+    customer: { triggers: ['nabywca', 'odbiorca', 'klient', 'kupujący', 'płatnik'], labels: ['nabywca', 'odbiorca', 'klient', 'kupujący', 'płatnik'] },
+    address: { triggers: ['adres', 'siedziba'], labels: ['adres', 'siedziba'] },
+    phone: { triggers: ['telefon'], labels: ['telefon', 'tel kom'] },
+    email: { triggers: ['poczta'], labels: ['poczta'] },
+    url: { triggers: ['strona'], labels: ['strona www'] },
+    quantity: { triggers: ['ilość'], labels: ['ilość', 'szt', 'il'] },
+    description: { triggers: ['opis', 'nazwa towaru'], labels: ['nazwa towaru', 'nazwa towaru lub usługi', 'opis', 'towar', 'usługa'] },
+    unitPrice: { triggers: ['cena jednostkowa', 'cena'], labels: ['cena jednostkowa', 'cena', 'cena netto', 'cena jedn'] },
+    amount: { triggers: ['wartość', 'kwota'], labels: ['wartość', 'kwota'] },
+    percentage: { triggers: ['procent', 'stawka'] },
+    name: { triggers: ['nazwa'], labels: ['nazwa', 'nazwa firmy'] },
+    currency: { triggers: ['waluta'], labels: ['waluta'] },
+  },
+  phrases: {
+    'invoice number': ['numer faktury', 'nr faktury', 'faktura nr', 'faktura vat nr', 'faktura numer', 'faktura korygująca nr'],
+    'invoice date': ['data wystawienia', 'data faktury', 'data wystawienia faktury'],
+    'due date': ['termin płatności', 'termin zapłaty', 'data płatności', 'zapłacić do', 'płatne do'],
+    'delivery date': ['data sprzedaży', 'data dostawy', 'data wykonania usługi', 'data dostarczenia'],
+    'order number': ['numer zamówienia', 'nr zamówienia', 'zamówienie nr'],
+    'customer number': ['numer klienta', 'nr klienta', 'kod klienta'],
+    'vat id': ['nip', 'nip ue', 'numer nip', 'vat ue'],
+    bic: ['bic', 'swift'],
+    'amount due': ['do zapłaty', 'kwota do zapłaty', 'pozostało do zapłaty', 'razem do zapłaty'],
+    'tax total': ['kwota vat', 'razem vat', 'suma vat', 'podatek vat', 'wartość vat', 'vat razem'],
+    'net total': ['wartość netto', 'razem netto', 'suma netto', 'kwota netto', 'netto razem'],
+    'gross total': ['wartość brutto', 'razem brutto', 'suma brutto', 'kwota brutto', 'brutto razem', 'ogółem brutto'],
+  },
+  titles: ['faktura', 'faktura vat', 'faktura korygująca', 'korekta', 'rachunek', 'nota korygująca'],
+  numberMarkers: ['nr', 'numer'],
+  inclusionWords: ['wliczony', 'zawiera'],
+  legalForms: ['Sp. z o.o.', 'sp. z o.o.', 'S.A.', 'Sp.j.', 'Sp.k.', 'S.C.', 'Spółka z o.o.', 'Spółka Akcyjna'],
+  salutations: ['Pan', 'Pani', 'Szanowny Pan', 'Szanowna Pani', 'P.'],
+};

@@ -1,0 +1,62 @@
+/** Portuguese (Portugal, Brazil): fatura, fatura-recibo, nota de crédito. */
+import type { LanguageTable } from './language.js';
+
+export const PORTUGUESE: LanguageTable = {
+  code: 'pt',
+  concepts: {
+    total: {
+      triggers: ['valor total', 'total a pagar', 'montante total'],
+      labels: ['valor total', 'total a pagar', 'a pagar', 'total geral', 'total da fatura', 'montante total', 'total do documento', 'valor a pagar'],
+      negatives: ['iva', 'imposto', 'impostos', 'desconto', 'sem', 'líquido', 'ilíquido', 'base', 'incidência', 'troco'],
+    },
+    subtotal: {
+      triggers: ['valor líquido', 'total líquido', 'base tributável', 'total sem iva'],
+      labels: ['valor líquido', 'total líquido', 'base tributável', 'incidência', 'total sem iva', 'valor sem iva', 'base de incidência', 'total ilíquido'],
+    },
+    tax: {
+      triggers: ['iva', 'imposto', 'impostos'],
+      labels: ['iva', 'imposto', 'impostos', 'total iva', 'valor iva', 'icms'],
+      negatives: ['taxa', 'nif', 'nipc', 'isento', 'isenção', 'contribuinte', 'regime', 'motivo', 'sem'],
+    },
+    discount: { triggers: ['desconto'], labels: ['desconto'] },
+    date: {
+      triggers: ['data'],
+      labels: ['data'],
+      negatives: ['vencimento', 'entrega', 'pagamento', 'envio', 'encomenda', 'nascimento', 'validade', 'carga', 'descarga'],
+    },
+    time: { triggers: ['hora'], labels: ['hora'] },
+    identifier: { triggers: ['número'], labels: ['número', 'nro'] },
+    business: { triggers: ['fornecedor', 'vendedor', 'emitente', 'prestador'], labels: ['fornecedor', 'vendedor', 'emitente', 'prestador'] },
+    customer: { triggers: ['cliente', 'comprador', 'adquirente', 'destinatário'], labels: ['cliente', 'comprador', 'adquirente', 'destinatário'] },
+    address: { triggers: ['morada', 'endereço'], labels: ['morada', 'endereço'] },
+    phone: { triggers: ['telefone'], labels: ['telefone', 'telemóvel'] },
+    email: { triggers: ['correio eletrónico'], labels: ['correio eletrónico'] },
+    url: { triggers: ['sítio'], labels: ['sítio'] },
+    quantity: { triggers: ['quantidade'], labels: ['quantidade', 'qtd', 'qtde', 'quant'] },
+    description: { triggers: ['descrição', 'designação'], labels: ['descrição', 'artigo', 'produto', 'designação'] },
+    unitPrice: { triggers: ['preço unitário', 'preço'], labels: ['preço unitário', 'preço', 'preço unit', 'pr unit'] },
+    amount: { triggers: ['valor', 'montante'], labels: ['valor', 'montante', 'total linha'] },
+    percentage: { triggers: ['percentagem'] },
+    name: { triggers: ['nome'], labels: ['nome', 'denominação', 'firma'] },
+    currency: { triggers: ['moeda', 'divisa'], labels: ['moeda', 'divisa'] },
+  },
+  phrases: {
+    'invoice number': ['número da fatura', 'fatura n°', 'fatura nº', 'fatura número', 'n° da fatura', 'número fatura', 'factura nº', 'nota de crédito nº'],
+    'invoice date': ['data da fatura', 'data de emissão', 'data emissão', 'data fatura', 'data do documento'],
+    'due date': ['data de vencimento', 'vencimento', 'data vencimento', 'data limite de pagamento'],
+    'delivery date': ['data de entrega', 'data entrega'],
+    'order number': ['número da encomenda', 'encomenda nº', 'nota de encomenda', 'pedido nº'],
+    'customer number': ['número de cliente', 'nº cliente', 'cliente nº', 'código cliente'],
+    'vat id': ['nif', 'nipc', 'nº contribuinte', 'número de contribuinte', 'contribuinte', 'cnpj'],
+    bic: ['bic', 'swift'],
+    'amount due': ['total a pagar', 'valor a pagar', 'a pagar', 'montante em dívida'],
+    'tax total': ['total iva', 'valor iva', 'total de iva', 'total impostos', 'total imposto'],
+    'net total': ['total líquido', 'valor líquido', 'base tributável', 'total sem iva', 'total ilíquido', 'incidência'],
+    'gross total': ['total da fatura', 'valor total', 'total com iva', 'total do documento', 'montante total', 'total geral'],
+  },
+  titles: ['fatura', 'factura', 'fatura recibo', 'nota de crédito', 'fatura simplificada'],
+  numberMarkers: ['n°', 'nº', 'no', 'número', 'nro'],
+  inclusionWords: ['incluído', 'incluída'],
+  legalForms: ['Lda', 'Lda.', 'S.A.', 'Unipessoal', 'Ltda', 'Ltda.', 'EIRELI'],
+  salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
+};
