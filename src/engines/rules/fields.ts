@@ -13,7 +13,7 @@ import { addressEvidence, addressSureness, collectAddress, repairPostcodes } fro
 import { repairLegalForm } from './receipts/company.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
-import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
+import { kindFor, plainAmountFormat, wantsCurrency, type ValueKind } from './core/kinds.js';
 import { isCurrencyCode } from './core/currencies.js';
 import { amountDigits, findValues, type Found } from './core/parsers.js';
 import { readingOn, readingSpelled, type Reading } from './core/reading.js';
@@ -111,7 +111,8 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
     case 'integer':
     case 'percentage':
       if (!wantsString) return found.value;
-      return kind === 'amount' && !wantsCurrency(hints.description) ? amountDigits(found) : found.text;
+      if (kind !== 'amount' || wantsCurrency(hints.description)) return found.text;
+      return plainAmount(found, plainAmountFormat(hints.description)) ?? amountDigits(found);
     case 'boolean':
       return found.value;
     case 'enum':
@@ -122,6 +123,13 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
     default:
       return found.text;
   }
+}
+
+/** "1.234,56" written as the description asks: "1234.56", with its decimals (or as many as printed). */
+function plainAmount(found: Found, format: ReturnType<typeof plainAmountFormat>): string | undefined {
+  if (!format || typeof found.value !== 'number') return undefined;
+  const printedDecimals = /[.,](\d{1,3})\D*$/.exec(amountDigits(found))?.[1]?.length ?? 0;
+  return found.value.toFixed(format.decimals ?? printedDecimals);
 }
 
 function wantsCurrencyCode(hints: FieldHints): boolean {

@@ -5,7 +5,7 @@
 import type { WordRef } from '../../../document/document.js';
 import { matchPhraseAll, tokenize, tokenRange, tokensBefore, wordSimilarity, type Token } from './fuzzy.js';
 import { INCLUSION_WORDS, NUMBER_MARKERS, type FieldHints } from './labels.js';
-import { cellAt, spanX, type RuleLine } from './lines.js';
+import { cellAt, digitGroupBlanks, spanX, type Cell, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
 import type { ValueKind } from './kinds.js';
 import { maxOf } from '../../../util/extremes.js';
@@ -128,12 +128,17 @@ function isWord(word: string, negative: string): boolean {
 export function valueAt(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): AnchoredValue | undefined {
   // free text is only read after something that is clearly a label, never out of prose
   if (TEXT_KINDS.has(kind) && !(anchor.opensCell && anchor.terminated)) return undefined;
+  // "MwSt.-% 19,0", "VAT % 20": the label of a rate, not of an amount (which has cents: "TAX% 6.65")
+  if (AMOUNT_KINDS.has(kind) && RATE_AFTER_LABEL.test(anchor.line.text.slice(anchor.end))) return undefined;
   const right = valueRightOf(anchor, kind, dayFirst);
   if (right) return { found: right, anchor, line: anchor.line, score: anchor.score * right.score };
   const below = valueBelow(anchor, lines, kind, dayFirst);
   if (below) return { ...below, anchor, score: anchor.score * below.found.score * 0.85 };
   return undefined;
 }
+
+const AMOUNT_KINDS = new Set<ValueKind>(['amount', 'number', 'integer']);
+const RATE_AFTER_LABEL = /^[\s.:\-–]*%[\s:]*\d{1,2}(?:[.,]\d)?(?![\d.,]*\d)/;
 
 const LEADING_SEPARATORS = /^[\s:#.\-–=|>)\]]+/;
 
@@ -142,7 +147,7 @@ function valueRightOf(anchor: Anchor, kind: ValueKind, dayFirst: boolean): Found
   if (TEXT_KINDS.has(kind)) return textRightOf(anchor);
   // "Total- 24.80": a dash glued to the label and spaced from the amount is a separator, not a minus
   const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end)).replace(/^-(?=\s)/, ' ');
-  const found = findValues(kind, rest, dayFirst);
+  const found = findValues(kind, rest, dayFirst, digitGroupBlanks(line, anchor.end));
   const best = kind === 'identifier' ? announcedIdentifier(rest, found, anchor.wordsBefore === 0) : bestNearest(found);
   return best && { ...best, start: best.start + anchor.end, end: best.end + anchor.end };
 }
@@ -172,6 +177,8 @@ function textRightOf(anchor: Anchor): Found | undefined {
 }
 
 const LINES_BELOW = 2;
+/** Under the heading of a summary table, lines of the text beside it may come between the heading and its figures. */
+const LINES_BELOW_TABLE_HEADING = 4;
 
 function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
   // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
@@ -180,7 +187,8 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
   if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && rowBelow && /\p{L}{2}/u.test(rowBelow.text)) return undefined;
   const label = spanX(anchor.line, anchor.start, anchor.end);
   const tolerance = 2 * anchor.line.charWidth;
-  for (let offset = 1; offset <= LINES_BELOW; offset++) {
+  const reach = !TEXT_KINDS.has(kind) && isTableHeader(anchor.line) ? LINES_BELOW_TABLE_HEADING : LINES_BELOW;
+  for (let offset = 1; offset <= reach; offset++) {
     const line = lines[anchor.position + offset];
     if (!line || line.page !== anchor.line.page) return undefined;
     let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
@@ -194,12 +202,45 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
       const heading = /:\s*$/.test(anchor.line.text.slice(anchor.end).trim() || ':') && anchor.line.cells.length === 1;
       return heading ? { found: { value: text.trim(), text: text.trim(), start, end: start + text.length, score: 1 }, line } : undefined;
     }
-    const found = bestNearest(findValues(kind, text, dayFirst));
+    const found = columnValue(line, cells, kind, dayFirst);
     // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
-    if (found && standsAlone(text, found)) return { found: { ...found, start: found.start + start, end: found.end + start }, line };
-    return undefined;
+    if (!found) return undefined;
+    const sum = isTableHeader(anchor.line) ? columnSum(lines, anchor.position + offset, label, tolerance, found.found, kind, dayFirst) : undefined;
+    return sum ?? found;
   }
   return undefined;
+}
+
+/** The value standing alone in the cells of a column on one line. */
+function columnValue(line: RuleLine, cells: readonly Cell[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  const start = cells[0]!.start;
+  const text = line.text.slice(start, cells[cells.length - 1]!.end);
+  const found = bestNearest(findValues(kind, text, dayFirst, digitGroupBlanks(line, start)));
+  return found && standsAlone(text, found) ? { found: { ...found, start: found.start + start, end: found.end + start }, line } : undefined;
+}
+
+/** Rows of a summary table a column sum may close. */
+const MAX_SUMMED_ROWS = 8;
+
+/**
+ * Under a heading of a summary table, one row per VAT rate and a last row
+ * of their sums ("Nettobetrag: 321,40 / 127,59 / 448,99"): the field is the
+ * sum, the amount that adds up the ones above it in the column.
+ */
+function columnSum(lines: readonly RuleLine[], first: number, label: { x0: number; x1: number }, tolerance: number, top: Found, kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  if (kind !== 'amount' && kind !== 'number') return undefined;
+  const column: Array<{ found: Found; line: RuleLine }> = [];
+  for (let at = first; at < lines.length && at < first + MAX_SUMMED_ROWS; at++) {
+    const line = lines[at]!;
+    const cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
+    const value = cells.length > 0 && line.page === lines[first]!.page ? columnValue(line, cells, kind, dayFirst) : undefined;
+    if (!value) break;
+    column.push(value);
+  }
+  if (column.length < 3 || Number(column[0]!.found.value) !== Number(top.value)) return undefined;
+  const last = column[column.length - 1]!;
+  const above = column.slice(0, -1).reduce((sum, row) => sum + Number(row.found.value), 0);
+  return Math.abs(above - Number(last.found.value)) < 0.005 ? last : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Tolerant matching of label phrases against OCR text: "T0TAL", "lnvoice No"
- * and "SubTotal" / "Sub Total" should all find their label, and a German
- * document title closes compounds ("Handelsrechnung Nr." is a "Rechnung Nr.").
+ * and "SubTotal" / "Sub Total" should all find their label, and some label
+ * words close compounds ("Handelsrechnung Nr." is a "Rechnung Nr.").
  */
 import { LANGUAGES } from './languages/index.js';
 
@@ -22,8 +22,11 @@ export interface PhraseMatch {
 /** Words (with an elided article: "d'échéance"), "N°" / "n.º" as one word, and the signs that label values. */
 const TOKEN_PATTERN = /(?<![\p{L}\p{N}])[nN]\.?[°º]|[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[#%&@°º]/gu;
 
+/** An elided article of French and Italian ("d'échéance", "l'avoir", "dell'ordine"): the word is what follows it. */
+const ELISION = /^(?:d|l|qu|dell|all|nell|dall|sull)['\u2019](?=\p{L})/u;
+
 export function normaliseWord(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/^n\.?[°º]$/, 'no');
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(ELISION, '').replace(/^n\.?[°º]$/, 'no');
 }
 
 export function tokenize(text: string): Token[] {
@@ -113,7 +116,7 @@ const MIN_WORD_SIMILARITY = 0.75;
 
 /**
  * How nearly a printed word is a label's word: also "TAX1", "TAX2" for "tax"
- * (tills number their tax classes), and a compound a title word closes
+ * (tills number their tax classes), and a compound a label word closes
  * ("Handelsrechnung", "Mietrechnung" for "Rechnung"), each a little less than
  * the word itself. A word that is itself a label word of the tables is that
  * word and no misreading of another: "Rechnungssumme" is three letters from
@@ -122,7 +125,7 @@ const MIN_WORD_SIMILARITY = 0.75;
 function labelWordSimilarity(printed: string, label: string): number {
   const numbered = /^(\p{L}{3,})\d$/u.exec(printed);
   if (numbered && numbered[1] === label) return NUMBERED_LABEL_SIMILARITY;
-  if (TITLE_HEADS.has(label) && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
+  if (COMPOUND_HEADS.has(label) && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
   if (printed !== label && KNOWN_WORDS.has(printed) && !isInflection(printed, label)) return 0;
   return wordSimilarity(printed, label);
 }
@@ -131,7 +134,7 @@ const NUMBERED_LABEL_SIMILARITY = 0.95;
 const COMPOUND_SIMILARITY = 0.9;
 /** Letters a compound puts before its head ("Miet" in "Mietrechnung"). */
 const MIN_COMPOUND_PREFIX = 3;
-const TITLE_HEADS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => (language.titleHeads ?? []).map(normaliseWord)));
+const COMPOUND_HEADS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => (language.compoundHeads ?? []).map(normaliseWord)));
 
 /** Every word of every label of the tables (long enough to be misread into another: five letters or more). */
 const KNOWN_WORDS: ReadonlySet<string> = new Set(

@@ -50,6 +50,9 @@ const PHRASES: PhraseEntry[] = [...new Set(LANGUAGES.flatMap((language) => Objec
 /** Titles of invoices and credit notes in any language: a property named after one ("invoice_number", "rechnung_nr") is the document's number. */
 const TITLE_KEYS = new Set(LANGUAGES.flatMap((language) => language.titles.map((title) => labelWords(title).join(' '))));
 
+/** Phrases that are kinds of a concept: their labels (in the languages other than English, whose concepts list their own) are the concept's too. */
+const PHRASES_OF_CONCEPT: Partial<Record<Concept, Phrase[]>> = { total: ['gross total', 'amount due'], subtotal: ['net total'], tax: ['tax total'] };
+
 /** What the labels of a set of languages are, merged once per set. */
 interface Vocabulary {
   concepts: Record<Concept, { labels: string[][]; negatives: string[] }>;
@@ -71,7 +74,8 @@ function vocabularyOf(languages: ReadingLanguages): Vocabulary {
   const unique = (lists: string[][]): string[][] => [...new Map(lists.map((words) => [words.join(' '), words])).values()];
   const concepts = Object.fromEntries(
     CONCEPT_NAMES.map((concept) => {
-      const labels = unique(languages.flatMap((language) => (language.concepts[concept]?.labels ?? []).map(labelWords)));
+      const phrased = (language: LanguageTable): readonly string[] => (language.code === 'en' ? [] : (PHRASES_OF_CONCEPT[concept] ?? []).flatMap((phrase) => language.phrases[phrase] ?? []));
+      const labels = unique(languages.flatMap((language) => [...(language.concepts[concept]?.labels ?? []), ...phrased(language)].map(labelWords)));
       const negatives = [...new Set(languages.flatMap((language) => (language.concepts[concept]?.negatives ?? []).map(normaliseWord)))];
       return [concept, { labels, negatives }];
     }),

@@ -140,6 +140,31 @@ export function wordsInRange(line: RuleLine, start: number, end: number): WordRe
   return refs;
 }
 
+/** A blank narrower than this share of a character is a thin space inside one printed number ("1 234,56"), not a gap between two. */
+const DIGIT_GROUP_GAP = 0.8;
+
+/**
+ * For text sliced from a line at `from`: whether the blank at an offset of
+ * that text joins the groups of one number, the words on either side
+ * printed closer than a character apart.
+ */
+export function digitGroupBlanks(line: RuleLine, from = 0): (offset: number) => boolean {
+  return (offset) => {
+    const at = from + offset;
+    // words are in text order: the first that starts after the blank, found by binary search (a line may hold thousands)
+    let low = 0;
+    let high = line.words.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (line.words[middle]!.start <= at) low = middle + 1;
+      else high = middle;
+    }
+    const before = line.words[low - 1];
+    const after = line.words[low];
+    return before?.end === at && after?.start === at + 1 && after.x0 - before.x1 <= DIGIT_GROUP_GAP * line.charWidth;
+  };
+}
+
 /** x range of the characters [start, end) of a line. */
 export function spanX(line: RuleLine, start: number, end: number): { x0: number; x1: number } {
   const inside = line.words.filter((w) => w.end > start && w.start < end);

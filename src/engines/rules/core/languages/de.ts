@@ -16,7 +16,7 @@ export const GERMAN: LanguageTable = {
     tax: {
       triggers: ['mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer', 'steuerbetrag'],
       labels: ['mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer', 'steuerbetrag', 'mwst betrag', 'ust betrag', 'steuern'],
-      negatives: ['satz', 'steuersatz', 'idnr', 'nr', 'nummer', 'befreit', 'steuerfrei', 'steuernummer', 'ohne'],
+      negatives: ['satz', 'steuersatz', 'idnr', 'nr', 'nummer', 'identifikationsnummer', 'befreit', 'steuerfrei', 'steuernummer', 'ohne'],
     },
     discount: { triggers: ['rabatt', 'skonto', 'nachlass'], labels: ['rabatt', 'skonto', 'nachlass'] },
     date: {
@@ -61,7 +61,7 @@ export const GERMAN: LanguageTable = {
     'gross total': ['bruttobetrag', 'bruttosumme', 'gesamtbetrag brutto', 'summe brutto', 'brutto gesamt', 'gesamt brutto', 'rechnungsbetrag', 'gesamtbetrag', 'endbetrag', 'gesamtsumme', 'rechnungssumme'],
   },
   titles: ['rechnung', 'gutschrift', 'rechnungskorrektur', 'stornorechnung', 'korrekturrechnung'],
-  titleHeads: ['rechnung', 'gutschrift'],
+  compoundHeads: ['rechnung', 'gutschrift', 'steuer'],
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['inkl', 'inklusive', 'einschl', 'einschließlich', 'enthalten', 'enthaltene', 'enthält'],
   legalForms: ['GmbH', 'gGmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'a.G.', 'KGaA', 'mbH', 'eG'],

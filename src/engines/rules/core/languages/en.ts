@@ -5,7 +5,7 @@ export const ENGLISH: LanguageTable = {
   code: 'en',
   concepts: {
     total: {
-      triggers: ['total', 'grand total', 'amount due', 'balance due', 'payable', 'total amount'],
+      triggers: ['total', 'grand total', 'amount due', 'balance due', 'payable', 'total amount', 'gross', 'gross total', 'gross amount'],
       labels: ['total', 'grand total', 'total due', 'amount due', 'amt due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'to pay', 'amount to pay', 'pay this amount', 'balance'],
       negatives: ['sub', 'subtotal', 'tax', 'vat', 'gst', 'discount', 'discounts', 'saving', 'savings', 'saved', 'save', 'qty', 'quantity', 'items', 'item', 'excl', 'excluding', 'before', 'tendered', 'change', 'paid', 'cash', 'card', 'points', 'weight', 'pcs', 'units'],
     },

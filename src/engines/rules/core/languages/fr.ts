@@ -55,7 +55,7 @@ export const FRENCH: LanguageTable = {
     'vat id': ['n° tva', 'numéro de tva', 'n° tva intracommunautaire', 'tva intracommunautaire', 'n° tva intra', 'tva intra', 'numéro tva', 'identifiant tva'],
     bic: ['bic', 'code bic', 'swift'],
     'amount due': ['net à payer', 'reste à payer', 'solde à payer', 'montant à payer', 'à payer', 'total à payer', 'montant dû', 'solde dû'],
-    'tax total': ['total tva', 'montant tva', 'total taxes', 'montant total tva', 'total de la tva', 'tva totale'],
+    'tax total': ['total tva', 'total taxes', 'montant total tva', 'total de la tva', 'tva totale'],
     'net total': ['total ht', 'montant ht', 'total hors taxes', 'sous total ht', 'total net ht', 'montant total ht', 'net ht', 'base ht'],
     'gross total': ['total ttc', 'montant ttc', 'total toutes taxes comprises', 'montant total ttc', 'total facture'],
   },

@@ -37,8 +37,11 @@ export interface LanguageTable {
   phrases: Partial<Record<Phrase, readonly string[]>>;
   /** Titles of the documents whose number an "invoice number" is: invoices and credit notes. */
   titles: readonly string[];
-  /** Titles that also close compound words ("Handelsrechnung", "Mietrechnung"). */
-  titleHeads?: readonly string[];
+  /**
+   * Label words that keep their meaning closing a compound word: a
+   * "Handelsrechnung" is a "Rechnung", a "Versicherungsteuer" a "Steuer".
+   */
+  compoundHeads?: readonly string[];
   /** Words printed between a title and its number ("Nr.", "n°", "numéro"). */
   numberMarkers: readonly string[];
   /** Words that say a tax is part of the amount beside them ("inkl.", "TTC"). */

@@ -55,7 +55,7 @@ export const DUTCH: LanguageTable = {
     'gross total': ['totaal incl btw', 'totaal inclusief btw', 'factuurbedrag', 'totaalbedrag', 'eindtotaal', 'bedrag incl btw'],
   },
   titles: ['factuur', 'creditnota', 'creditfactuur'],
-  titleHeads: ['factuur'],
+  compoundHeads: ['factuur'],
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['incl', 'inclusief'],
   legalForms: ['B.V.', 'BV', 'N.V.', 'NV', 'V.O.F.', 'VOF', 'C.V.'],
