@@ -11,6 +11,7 @@ import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
+import { labelledParty, partyRole, recipientByLayout, sellerByReference, senderReference } from './receipts/parties.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, plainAmountFormat, wantsCurrency, type ValueKind } from './core/kinds.js';
@@ -45,6 +46,13 @@ export function extractScalar(view: SchemaView, hints: FieldHints, context: Fiel
 }
 
 function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
+  const party = kind === 'business-name' || kind === 'text' ? partyRole(hints) : undefined;
+  if (party && !context.inBlock) {
+    // a party by its role's label in any language, then (a buyer) by the layout of a letter
+    const labelled = labelledParty(hints, context.lines);
+    if (labelled) return { ...labelled, role: 'business-name' };
+    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines));
+  }
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
   // values stated in sentences (contracts, letters): see prose-fields.ts
@@ -152,6 +160,8 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       return text(firstUnlabelledPhone(lines));
     case 'business-name': {
       if (context.inBlock) return blockName(lines);
+      const reference = sellerByReference(lines);
+      if (reference) return reference;
       const name = findBusinessName(lines, hints.negatives, hints.description);
       // the value with its legal form spelled right, the words as printed
       return name ? { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition } : null;
@@ -178,6 +188,11 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
     if (found) return readingOn(found.text, { line, found });
   }
   return null;
+}
+
+/** The sender's name as the recipient's block must not be: its sender reference or its header name. */
+function sellerName(lines: readonly RuleLine[]): string | undefined {
+  return senderReference(lines)?.name ?? findBusinessName(lines)?.text;
 }
 
 /** Under "Bill to:" the name comes first, before the address and contact lines. */

@@ -58,7 +58,7 @@ interface FilledValue {
 }
 
 const MAX_DEPTH = 8;
-const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
+const PARTY_WORDS = new Set(['shipping', 'ship', 'delivery', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
 
 /**
  * The candidate object for the root schema. Long documents take a while, so

@@ -156,5 +156,100 @@ describe('rules engine in the languages of its tables', () => {
       expect((await read(['RECHNUNG', labelled('Gesamtbetrag', '1.234,56 €')], { type: 'object', properties: { total: printed } })).total).to.equal('1.234,56');
     });
   });
+
+  describe('parties by role and by layout', () => {
+    const parties: JsonSchema = {
+      type: 'object',
+      properties: {
+        seller: { type: 'string', description: 'Name of the company that issued the invoice (the supplier), without its address.' },
+        buyer: { type: 'string', description: 'Name of the customer the invoice is addressed to, without its address.' },
+      },
+    };
+    /** A street and a town as each language prints them. */
+    const ADDRESS: Record<string, [string, string]> = {
+      de: ['Musterstraße 12', '12345 Musterstadt'],
+      fr: ['42 rue du Stade', '75018 Paris'],
+      es: ['Calle Mayor 5', '28013 Madrid'],
+      it: ['Via Roma 10', '00184 Roma'],
+      nl: ['Kerkstraat 12', '1017 GC Amsterdam'],
+      pt: ['Rua Augusta 100', '1100-053 Lisboa'],
+      pl: ['ul. Długa 5', '00-238 Warszawa'],
+    };
+    const words = (language: LanguageTable, concept: 'business' | 'customer' | 'name'): string => {
+      const label = language.concepts[concept]!.labels![0]!;
+      return label[0]!.toUpperCase() + label.slice(1);
+    };
+
+    for (const language of FOREIGN) {
+      const [street, town] = ADDRESS[language.code]!;
+
+      it(`${language.code}: reads seller and buyer under their role headings, past the numbers their blocks open with`, async () => {
+        const lines: Array<string | LineSpec> = [
+          language.titles[0]!.toUpperCase(),
+          `${words(language, 'business')}:`,
+          labelled('GLN', '4000001123452'),
+          'Alpha Werkzeuge GmbH',
+          street,
+          town,
+          '',
+          `${words(language, 'customer')}:`,
+          'Beta Handel AG',
+          street,
+          town,
+        ];
+        expect(await read(lines, parties)).to.deep.equal({ seller: 'Alpha Werkzeuge GmbH', buyer: 'Beta Handel AG' });
+      });
+
+      it(`${language.code}: reads the "${words(language, 'name')}:" of a block, its name broken over two lines, and headings side by side`, async () => {
+        const stacked: Array<string | LineSpec> = [
+          language.titles[0]!.toUpperCase(),
+          words(language, 'business'),
+          { cells: [{ text: 'Alpha Versicherung', x: 300 }] },
+          labelled(words(language, 'name'), 'Musterstadt a.G.'),
+          labelled('Tel', '+49 30 1234567'),
+          '',
+          words(language, 'customer'),
+          labelled(words(language, 'name'), 'Max Mustermann'),
+        ];
+        expect(await read(stacked, parties)).to.deep.equal({ seller: 'Alpha Versicherung Musterstadt a.G.', buyer: 'Max Mustermann' });
+        const sideBySide: Array<string | LineSpec> = [
+          { cells: [{ text: words(language, 'business'), x: 40 }, { text: words(language, 'customer'), x: 250 }, { text: language.titles[0]!.toUpperCase(), x: 450 }] },
+          { cells: [{ text: 'GLN 4333741000005', x: 40 }, { text: 'GLN 4304171000002', x: 250 }] },
+          { cells: [{ text: 'ALPHA GMBH', x: 40 }, { text: 'BETA KG', x: 250 }] },
+          { cells: [{ text: street, x: 40 }, { text: street, x: 250 }] },
+        ];
+        expect(await read(sideBySide, parties)).to.deep.equal({ seller: 'ALPHA GMBH', buyer: 'BETA KG' });
+      });
+
+      it(`${language.code}: reads the recipient of a letter under the sender's one-line reference, or after a salutation`, async () => {
+        const salutation = language.salutations[0]!;
+        const letter: Array<string | LineSpec> = [
+          { text: 'Gamma Services', x: 380, size: 14 },
+          { cells: [{ text: `Gamma Services ● ${street} ● ${town}`, x: 40 }], size: 7 },
+          'Delta Logistik',
+          street,
+          town,
+          '',
+          `${language.titles[0]!.toUpperCase()} 2024-17`,
+        ];
+        expect(await read(letter, parties)).to.deep.equal({ seller: 'Gamma Services', buyer: 'Delta Logistik' });
+        const saluted: Array<string | LineSpec> = [{ text: 'Gamma Services', size: 14 }, '', salutation, 'Erika Beispiel', street, town, '', `${language.titles[0]!.toUpperCase()} 2024-17`];
+        expect((await read(saluted, parties)).buyer, salutation).to.equal('Erika Beispiel');
+      });
+
+      it(`${language.code}: takes the recipient's block, not the delivery address beside it`, async () => {
+        const delivery = language.phrases['delivery address']![0]!;
+        const lines: Array<string | LineSpec> = [
+          { cells: [{ text: `Gamma Services - ${street} - ${town}`, x: 120 }], size: 8 },
+          `${language.titles[0]!.toUpperCase()} 2024-17`,
+          { cells: [{ text: delivery[0]!.toUpperCase() + delivery.slice(1), x: 40 }] },
+          { cells: [{ text: 'Epsilon Lager', x: 40 }, { text: 'Zeta Bureau', x: 330 }] },
+          { cells: [{ text: street, x: 40 }, { text: street, x: 330 }] },
+          { cells: [{ text: town, x: 40 }, { text: town, x: 330 }] },
+        ];
+        expect(await read(lines, parties)).to.deep.equal({ seller: 'Gamma Services', buyer: 'Zeta Bureau' });
+      });
+    }
+  });
 });
 

@@ -167,7 +167,9 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
   const joinedPhrase = phrase.join('');
   if (joinedPhrase.length >= 5) {
     const slack = (1 - MIN_WORD_SIMILARITY) * joinedPhrase.length;
-    for (let size = Math.max(1, phrase.length - 1); size <= phrase.length + 1; size++) {
+    // OCR breaks a long word in three as easily as in two ("Verk au fer")
+    const most = phrase.length + (joinedPhrase.length >= LONG_JOINED ? 2 : 1);
+    for (let size = Math.max(1, phrase.length - 1); size <= most; size++) {
       if (size === phrase.length) continue;
       for (let first = 0; first + size <= tokens.length; first++) {
         let length = 0;
@@ -182,6 +184,9 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
   }
   return matches.sort((a, b) => b.score - a.score || a.first - b.first);
 }
+
+/** A phrase this long may be found broken in one more piece. */
+const LONG_JOINED = 8;
 
 export function matchPhrase(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch | undefined {
   return matchPhraseAll(tokens, phrase)[0];

@@ -59,11 +59,13 @@ export const GERMAN: LanguageTable = {
     'tax total': ['steuerbetrag', 'mwst betrag', 'ust betrag', 'summe mwst', 'mwst gesamt', 'ust gesamt', 'gesamt mwst', 'gesamt ust', 'umsatzsteuer gesamt', 'steuer gesamt', 'summe steuer', 'summe ust', 'mehrwertsteuer gesamt', 'mehrwertsteuerbetrag'],
     'net total': ['nettobetrag', 'nettosumme', 'summe netto', 'gesamt netto', 'netto gesamt', 'rechnungssumme ohne ust', 'rechnungssumme ohne mwst', 'gesamtbetrag netto', 'summe ohne mwst', 'summe ohne ust', 'nettowert'],
     'gross total': ['bruttobetrag', 'bruttosumme', 'gesamtbetrag brutto', 'summe brutto', 'brutto gesamt', 'gesamt brutto', 'rechnungsbetrag', 'gesamtbetrag', 'endbetrag', 'gesamtsumme', 'rechnungssumme'],
+    'delivery address': ['lieferadresse', 'lieferanschrift', 'warenempfänger', 'abweichender warenempfänger', 'lieferung an', 'versandadresse'],
   },
   titles: ['rechnung', 'gutschrift', 'rechnungskorrektur', 'stornorechnung', 'korrekturrechnung'],
   compoundHeads: ['rechnung', 'gutschrift', 'steuer'],
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['inkl', 'inklusive', 'einschl', 'einschließlich', 'enthalten', 'enthaltene', 'enthält'],
   legalForms: ['GmbH', 'gGmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'a.G.', 'KGaA', 'mbH', 'eG'],
+  streetWords: ['straße', 'strasse', 'str', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
 };

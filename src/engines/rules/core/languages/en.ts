@@ -63,11 +63,13 @@ export const ENGLISH: LanguageTable = {
     'tax total': ['tax total', 'total tax', 'vat total', 'total vat', 'tax amount', 'vat amount', 'total taxes', 'gst total', 'total gst'],
     'net total': ['net total', 'net amount', 'total net', 'total excl vat', 'total excluding vat', 'total before tax', 'total excl tax', 'amount excl vat'],
     'gross total': ['gross total', 'grand total', 'total incl vat', 'total including vat', 'total gross', 'gross amount', 'total incl tax', 'invoice total'],
+    'delivery address': ['ship to', 'shipped to', 'deliver to', 'delivery address', 'shipping address', 'delivered to'],
   },
   titles: ['invoice', 'credit note', 'tax invoice'],
   numberMarkers: ['number', 'no', '#', 'num', 'nr', 'ref', 'id'],
   inclusionWords: ['incl', 'include', 'includes', 'included', 'inclusive', 'including', 'inc', 'after', 'with'],
   legalForms: ['Ltd', 'Limited', 'Inc', 'Incorporated', 'LLC', 'LLP', 'PLC', 'Corp', 'Corporation', 'Co', 'Company', 'Pty', 'Sdn', 'Bhd'],
+  streetWords: ['street', 'road', 'avenue', 'lane', 'drive', 'boulevard', 'square', 'highway'],
   salutations: ['Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Attn', 'Attention'],
   proseWords: ['general', 'data', 'base', 'internet', 'designation', 'portable', 'social', 'articles', 'numero', 'prestation', 'site', 'termin', 'pedido'],
 };

@@ -59,10 +59,12 @@ export const SPANISH: LanguageTable = {
     'tax total': ['total iva', 'cuota iva', 'importe iva', 'total impuestos', 'cuota total', 'total cuota'],
     'net total': ['base imponible', 'total base imponible', 'importe neto', 'total neto', 'total sin iva'],
     'gross total': ['total factura', 'importe total', 'total con iva', 'total iva incluido', 'total documento'],
+    'delivery address': ['dirección de envío', 'dirección de entrega', 'enviar a', 'entregar a', 'lugar de entrega'],
   },
   titles: ['factura', 'factura rectificativa', 'abono', 'nota de crédito', 'factura simplificada'],
   numberMarkers: ['n°', 'nº', 'no', 'número', 'núm', 'nro'],
   inclusionWords: ['incluido', 'incluida', 'incl'],
   legalForms: ['S.L.', 'SL', 'S.A.', 'S.L.U.', 'SLU', 'S.A.U.', 'SAU', 'S.Coop.', 'S.L.L.', 'S.C.'],
+  streetWords: ['calle', 'avenida', 'avda', 'plaza', 'paseo', 'carrer', 'camino', 'carretera', 'ronda'],
   salutations: ['Sr.', 'Sra.', 'Srta.', 'Sres.', 'D.', 'Dña.', 'Don', 'Doña', 'Señor', 'Señora'],
 };

@@ -58,10 +58,12 @@ export const FRENCH: LanguageTable = {
     'tax total': ['total tva', 'total taxes', 'montant total tva', 'total de la tva', 'tva totale'],
     'net total': ['total ht', 'montant ht', 'total hors taxes', 'sous total ht', 'total net ht', 'montant total ht', 'net ht', 'base ht'],
     'gross total': ['total ttc', 'montant ttc', 'total toutes taxes comprises', 'montant total ttc', 'total facture'],
+    'delivery address': ['adresse de livraison', 'livrer à', 'livré à', 'lieu de livraison', 'adresse livraison'],
   },
   titles: ['facture', 'avoir', "facture d'avoir", 'note de crédit', 'facture rectificative'],
   numberMarkers: ['n°', 'no', 'numéro', 'num'],
   inclusionWords: ['ttc', 'compris', 'incluse', 'inclus'],
   legalForms: ['SARL', 'S.A.R.L.', 'SAS', 'S.A.S.', 'SASU', 'EURL', 'SA', 'S.A.', 'SNC', 'SCI', 'SCOP', 'SELARL'],
+  streetWords: ['rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allée', 'impasse', 'place', 'route', 'quai', 'cours'],
   salutations: ['Monsieur', 'Madame', 'Mademoiselle', 'M.', 'Mme', 'Mlle', 'Messieurs', 'Société', 'Sté'],
 };

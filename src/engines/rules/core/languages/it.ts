@@ -59,10 +59,12 @@ export const ITALIAN: LanguageTable = {
     'tax total': ['totale iva', 'iva totale', 'importo iva', 'totale imposta', 'totale imposte'],
     'net total': ['imponibile', 'totale imponibile', 'imponibile totale', 'totale netto', 'importo netto'],
     'gross total': ['totale fattura', 'totale documento', 'importo totale', 'totale complessivo', 'totale iva inclusa'],
+    'delivery address': ['indirizzo di consegna', 'destinazione merce', 'luogo di consegna', 'consegnare a', 'destinazione'],
   },
   titles: ['fattura', 'nota di credito', 'fattura elettronica', 'nota credito'],
   numberMarkers: ['n', 'n°', 'no', 'numero', 'nr', 'num'],
   inclusionWords: ['inclusa', 'incluso', 'compresa', 'compreso', 'ivato', 'ivata'],
   legalForms: ['S.r.l.', 'Srl', 'S.p.A.', 'SpA', 'S.a.s.', 'S.n.c.', 'Snc', 'S.r.l.s.', 'Srls', 'Scarl'],
+  streetWords: ['via', 'viale', 'piazza', 'corso', 'largo', 'vicolo', 'piazzale', 'strada'],
   salutations: ['Spett.le', 'Spettabile', 'Sig.', 'Sig.ra', 'Sigg.', 'Gent.mo', 'Gent.ma', 'Egr.', 'Egregio', 'Gentile'],
 };

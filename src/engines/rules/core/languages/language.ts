@@ -28,7 +28,7 @@ export interface ConceptWords {
  */
 export type Phrase =
   | 'invoice number' | 'invoice date' | 'due date' | 'delivery date' | 'order number' | 'customer number'
-  | 'vat id' | 'iban' | 'bic' | 'amount due' | 'tax total' | 'net total' | 'gross total';
+  | 'vat id' | 'iban' | 'bic' | 'amount due' | 'tax total' | 'net total' | 'gross total' | 'delivery address';
 
 export interface LanguageTable {
   /** ISO 639-1 code. */
@@ -48,6 +48,8 @@ export interface LanguageTable {
   inclusionWords: readonly string[];
   /** Legal forms of companies, as printed ("GmbH", "S.A.R.L.", "Sp. z o.o."). */
   legalForms: readonly string[];
+  /** Words of street names ("rue", "calle", "ulica"), for telling an address line. */
+  streetWords: readonly string[];
   /** Salutations that open a recipient's address ("Herrn", "Madame", "Sr."), as printed. */
   salutations: readonly string[];
   /**

@@ -53,11 +53,13 @@ export const DUTCH: LanguageTable = {
     'tax total': ['totaal btw', 'btw bedrag', 'btw totaal', 'bedrag btw'],
     'net total': ['totaal excl btw', 'subtotaal', 'netto bedrag', 'totaal exclusief btw', 'bedrag excl btw', 'nettobedrag'],
     'gross total': ['totaal incl btw', 'totaal inclusief btw', 'factuurbedrag', 'totaalbedrag', 'eindtotaal', 'bedrag incl btw'],
+    'delivery address': ['afleveradres', 'leveradres', 'verzendadres', 'leveren aan'],
   },
   titles: ['factuur', 'creditnota', 'creditfactuur'],
   compoundHeads: ['factuur'],
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['incl', 'inclusief'],
   legalForms: ['B.V.', 'BV', 'N.V.', 'NV', 'V.O.F.', 'VOF', 'C.V.'],
+  streetWords: ['straat', 'laan', 'plein', 'weg', 'gracht', 'kade', 'dijk', 'singel', 'steenweg'],
   salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
 };

@@ -53,10 +53,12 @@ export const POLISH: LanguageTable = {
     'tax total': ['kwota vat', 'razem vat', 'suma vat', 'podatek vat', 'wartość vat', 'vat razem'],
     'net total': ['wartość netto', 'razem netto', 'suma netto', 'kwota netto', 'netto razem'],
     'gross total': ['wartość brutto', 'razem brutto', 'suma brutto', 'kwota brutto', 'brutto razem', 'ogółem brutto'],
+    'delivery address': ['adres dostawy', 'miejsce dostawy', 'adres wysyłki'],
   },
   titles: ['faktura', 'faktura vat', 'faktura korygująca', 'korekta', 'rachunek', 'nota korygująca'],
   numberMarkers: ['nr', 'numer'],
   inclusionWords: ['wliczony', 'zawiera'],
   legalForms: ['Sp. z o.o.', 'sp. z o.o.', 'S.A.', 'Sp.j.', 'Sp.k.', 'S.C.', 'Spółka z o.o.', 'Spółka Akcyjna'],
+  streetWords: ['ul', 'ulica', 'aleja', 'aleje', 'plac', 'osiedle'],
   salutations: ['Pan', 'Pani', 'Szanowny Pan', 'Szanowna Pani', 'P.'],
 };

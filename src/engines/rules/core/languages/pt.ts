@@ -53,10 +53,12 @@ export const PORTUGUESE: LanguageTable = {
     'tax total': ['total iva', 'valor iva', 'total de iva', 'total impostos', 'total imposto'],
     'net total': ['total líquido', 'valor líquido', 'base tributável', 'total sem iva', 'total ilíquido', 'incidência'],
     'gross total': ['total da fatura', 'valor total', 'total com iva', 'total do documento', 'montante total', 'total geral'],
+    'delivery address': ['morada de entrega', 'endereço de entrega', 'local de entrega', 'local de descarga'],
   },
   titles: ['fatura', 'factura', 'fatura recibo', 'nota de crédito', 'fatura simplificada'],
   numberMarkers: ['n°', 'nº', 'no', 'número', 'nro'],
   inclusionWords: ['incluído', 'incluída'],
   legalForms: ['Lda', 'Lda.', 'S.A.', 'Unipessoal', 'Ltda', 'Ltda.', 'EIRELI'],
+  streetWords: ['rua', 'avenida', 'travessa', 'largo', 'praça', 'estrada', 'alameda', 'rodovia'],
   salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
 };
