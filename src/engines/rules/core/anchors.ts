@@ -177,23 +177,25 @@ function textRightOf(anchor: Anchor): Found | undefined {
 }
 
 const LINES_BELOW = 2;
+/** A cell starting this many characters left of a label is not in the label's column. */
+const FAR_LEFT_CHARS = 8;
 /** Under the heading of a summary table, lines of the text beside it may come between the heading and its figures. */
 const LINES_BELOW_TABLE_HEADING = 4;
 
 function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
   // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
   // a heading over one row of figures ("Subtotal  Tax  Total" / "10.00  0.80  10.80") is a summary and is read
-  const rowBelow = lines[anchor.position + 1];
-  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && rowBelow && /\p{L}{2}/u.test(rowBelow.text)) return undefined;
+  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && /\p{L}{2}/u.test(rowUnder(anchor.line, lines, anchor.position) ?? '')) return undefined;
   const label = spanX(anchor.line, anchor.start, anchor.end);
   const tolerance = 2 * anchor.line.charWidth;
   const reach = !TEXT_KINDS.has(kind) && isTableHeader(anchor.line) ? LINES_BELOW_TABLE_HEADING : LINES_BELOW;
   for (let offset = 1; offset <= reach; offset++) {
     const line = lines[anchor.position + offset];
     if (!line || line.page !== anchor.line.page) return undefined;
-    let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
+    // a figure stands under its label; text running in from far left ("Indemnité forfaitaire ... : 40 €.") is the next column's
+    let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance && (TEXT_KINDS.has(kind) || c.x0 >= label.x0 - FAR_LEFT_CHARS * anchor.line.charWidth));
     // "Sub Total" with its amount alone on the next line, right-aligned in another column
-    if (cells.length === 0 && offset === 1 && !TEXT_KINDS.has(kind) && line.cells.length === 1) cells = line.cells;
+    if (cells.length === 0 && offset === 1 && !TEXT_KINDS.has(kind) && line.cells.length === 1 && line.cells[0]!.x0 >= label.x0) cells = line.cells;
     if (cells.length === 0) continue;
     const start = cells[0]!.start;
     const text = line.text.slice(start, cells[cells.length - 1]!.end);
@@ -205,7 +207,7 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
     const found = columnValue(line, cells, kind, dayFirst);
     // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
     if (!found) return undefined;
-    const sum = isTableHeader(anchor.line) ? columnSum(lines, anchor.position + offset, label, tolerance, found.found, kind, dayFirst) : undefined;
+    const sum = isHeadingRow(anchor.line) ? columnSum(lines, anchor.position + offset, label, tolerance, found.found, kind, dayFirst) : undefined;
     return sum ?? found;
   }
   return undefined;
@@ -217,6 +219,22 @@ function columnValue(line: RuleLine, cells: readonly Cell[], kind: ValueKind, da
   const text = line.text.slice(start, cells[cells.length - 1]!.end);
   const found = bestNearest(findValues(kind, text, dayFirst, digitGroupBlanks(line, start)));
   return found && standsAlone(text, found) ? { found: { ...found, start: found.start + start, end: found.end + start }, line } : undefined;
+}
+
+/**
+ * The text of the first row under a table heading, in the heading's width:
+ * lines of the text beside the table ("taux d'intérêt légal.") are not its rows.
+ */
+function rowUnder(heading: RuleLine, lines: readonly RuleLine[], position: number): string | undefined {
+  const x0 = heading.cells[0]!.x0 - 2 * heading.charWidth;
+  const x1 = heading.cells[heading.cells.length - 1]!.x1 + 2 * heading.charWidth;
+  for (let at = position + 1; at <= position + LINES_BELOW_TABLE_HEADING && at < lines.length; at++) {
+    const line = lines[at]!;
+    if (line.page !== heading.page) return undefined;
+    const under = line.cells.filter((cell) => cell.x1 >= x0 && cell.x0 <= x1);
+    if (under.length > 0) return under.map((cell) => cell.text).join(' ');
+  }
+  return undefined;
 }
 
 /** Rows of a summary table a column sum may close. */
@@ -268,6 +286,11 @@ function announcedIdentifier(text: string, found: readonly Found[], heading: boo
 
 /** Words a heading may print between its title and the number marker ("Rechnung des Versicherers Nr."). */
 const MAX_WORDS_BEFORE_MARKER = 3;
+
+/** Three or more cells, most of them words: a heading row, also when OCR read a sign as a figure ("MwSt-%" as "Mwst-8"). */
+function isHeadingRow(line: RuleLine): boolean {
+  return line.cells.length >= 3 && line.cells.filter((cell) => /\d/.test(cell.text)).length <= line.cells.length / 3;
+}
 
 /** Three or more cells of words and no figures: the heading row of a table. */
 function isTableHeader(line: RuleLine): boolean {
