@@ -133,7 +133,8 @@ export function valueAt(anchor: Anchor, lines: readonly RuleLine[], kind: ValueK
   const right = valueRightOf(anchor, kind, dayFirst);
   if (right) return { found: right, anchor, line: anchor.line, score: anchor.score * right.score };
   const below = valueBelow(anchor, lines, kind, dayFirst);
-  if (below) return { ...below, anchor, score: anchor.score * below.found.score * 0.85 };
+  // a value below its label is a little less sure than one beside it, unless it adds up the column above it
+  if (below) return { found: below.found, line: below.line, anchor, score: anchor.score * below.found.score * (below.summed ? 1 : 0.85) };
   return undefined;
 }
 
@@ -182,7 +183,7 @@ const FAR_LEFT_CHARS = 8;
 /** Under the heading of a summary table, lines of the text beside it may come between the heading and its figures. */
 const LINES_BELOW_TABLE_HEADING = 4;
 
-function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine; summed?: boolean } | undefined {
   // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
   // a heading over one row of figures ("Subtotal  Tax  Total" / "10.00  0.80  10.80") is a summary and is read
   if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && /\p{L}{2}/u.test(rowUnder(anchor.line, lines, anchor.position) ?? '')) return undefined;
@@ -208,7 +209,7 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
     // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
     if (!found) return undefined;
     const sum = isHeadingRow(anchor.line) ? columnSum(lines, anchor.position + offset, label, tolerance, found.found, kind, dayFirst) : undefined;
-    return sum ?? found;
+    return sum ? { ...sum, summed: true } : found;
   }
   return undefined;
 }
@@ -257,8 +258,11 @@ function columnSum(lines: readonly RuleLine[], first: number, label: { x0: numbe
   }
   if (column.length < 3 || Number(column[0]!.found.value) !== Number(top.value)) return undefined;
   const last = column[column.length - 1]!;
+  const total = Number(last.found.value);
   const above = column.slice(0, -1).reduce((sum, row) => sum + Number(row.found.value), 0);
-  return Math.abs(above - Number(last.found.value)) < 0.005 ? last : undefined;
+  // the rows of a credit note are all negative: one whose minus OCR lost still adds up in magnitude
+  const magnitudes = column.slice(0, -1).reduce((sum, row) => sum + Math.abs(Number(row.found.value)), 0);
+  return Math.abs(above - total) < 0.005 || Math.abs(magnitudes - Math.abs(total)) < 0.005 ? last : undefined;
 }
 
 /**
