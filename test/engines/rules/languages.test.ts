@@ -10,6 +10,7 @@ import { LANGUAGES, type LanguageTable, type Phrase } from '../../../src/engines
 import { readLines } from '../../../src/engines/rules/core/lines.js';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';
+import { buildEvidence } from '../../../src/evidence/evidence.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';
 
@@ -69,6 +70,18 @@ describe('rules engine in the languages of its tables', () => {
         const lines = invoice(language, ownFields, (field) => language.phrases[field.phrase]![0]!);
         const expected = Object.fromEntries(ownFields.map((field) => [field.property, field.read]));
         expect(await read(lines, schemaOf(ownFields))).to.deep.equal(expected);
+      });
+
+      it('says where each value was read: a box and the words as printed ("1.190,00" for 1190)', async () => {
+        const document = buildDocument(invoice(language, ownFields, (field) => language.phrases[field.phrase]![0]!));
+        const schema = schemaOf(ownFields);
+        const answer = await extractFinal(engine, document, schema);
+        const { evidence } = buildEvidence({ answer, document, schema });
+        for (const field of ownFields) {
+          const located = evidence[`/${field.property}`];
+          expect(located?.bbox, field.property).to.have.length(4);
+          expect(located?.text, field.property).to.equal(field.printed);
+        }
       });
 
       it('reads every field when the schema names it in the language', async () => {
