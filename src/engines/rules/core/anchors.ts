@@ -281,12 +281,14 @@ function announcedIdentifier(text: string, found: readonly Found[], heading: boo
     const before = tokensBefore(tokenize(text.slice(0, f.start)), f.start, 1)[0];
     return before !== undefined && NUMBER_MARKERS.has(before.norm);
   };
-  const announced = found.filter((f) => {
-    const words = tokenize(text.slice(0, f.start)).filter((token) => !NUMBER_MARKERS.has(token.norm) && !inBrackets(token));
-    return words.length === 0 || (heading && afterMarker(f) && words.length <= MAX_WORDS_BEFORE_MARKER);
-  });
-  return announced.find(afterMarker) ?? announced.find((f) => !bracketed(f)) ?? announced[0];
+  const wordsBefore = (f: Found): number => tokenize(text.slice(0, f.start)).filter((token) => !NUMBER_MARKERS.has(token.norm) && !inBrackets(token)).length;
+  const announced = found.filter((f) => wordsBefore(f) === 0 || (heading && afterMarker(f) && wordsBefore(f) <= MAX_WORDS_BEFORE_MARKER));
+  const chosen = announced.find(afterMarker) ?? announced.find((f) => !bracketed(f)) ?? announced[0];
+  // read past words of the heading, the number is less surely the document's own ("... Kraftfahrtversicherung Nr. 00.123.456.7")
+  return chosen && wordsBefore(chosen) > 0 ? { ...chosen, score: chosen.score * PAST_WORDS_SCORE } : chosen;
 }
+
+const PAST_WORDS_SCORE = 0.8;
 
 /** Words a heading may print between its title and the number marker ("Rechnung des Versicherers Nr."). */
 const MAX_WORDS_BEFORE_MARKER = 3;
