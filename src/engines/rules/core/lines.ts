@@ -9,6 +9,7 @@ import type { Document, Line, WordRef } from '../../../document/document.js';
 import { COLUMN_GAP_CHARS } from '../../../ingest/layout.js';
 import { tokenize, type Token } from './fuzzy.js';
 import { maxOf } from '../../../util/extremes.js';
+import { firstIndexWhere } from '../../../util/sorted-search.js';
 
 /** A stretch of a line: its x extent and its character offsets in the line's text. */
 interface Span {
@@ -152,15 +153,9 @@ export function digitGroupBlanks(line: RuleLine, from = 0): (offset: number) => 
   return (offset) => {
     const at = from + offset;
     // words are in text order: the first that starts after the blank, found by binary search (a line may hold thousands)
-    let low = 0;
-    let high = line.words.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (line.words[middle]!.start <= at) low = middle + 1;
-      else high = middle;
-    }
-    const before = line.words[low - 1];
-    const after = line.words[low];
+    const next = firstIndexWhere(line.words, (word) => word.start > at);
+    const before = line.words[next - 1];
+    const after = line.words[next];
     return before?.end === at && after?.start === at + 1 && after.x0 - before.x1 <= DIGIT_GROUP_GAP * line.charWidth;
   };
 }
