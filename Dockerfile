@@ -45,6 +45,8 @@ COPY models/README.md models/Modelfile /models/
 RUN chown node:node /models
 USER node
 EXPOSE 8080
+# One image, three roles (ROLE): all (default: the API and job workers), api, worker (jobs from REDIS_URL).
+# A worker answers /healthz and /readyz on PORT too, so the same health check serves every role.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

@@ -6,7 +6,8 @@
  * native tesseract for comparison when it is installed, end-to-end HTTP
  * latency, the service's peak RSS after 20 photo requests with each
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
- * (bench/llm.ts). Fixtures are generated, as in the tests.
+ * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
+ * job queue's throughput and cost instead (bench/jobs.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ import { loadImagePages } from '../src/ingest/image.js';
 import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr-choice.js';
 import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/page.js';
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
+import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
@@ -232,6 +234,9 @@ async function main(): Promise<void> {
   process.stdout.write(`docshape bench: node ${process.version}, ${cores} cores\n\n`);
   // `npm run bench -- llm`: only the language-model rows
   if (process.argv.includes('llm')) return benchLanguageModel(report);
+  // `npm run bench -- jobs [folder] [files]`: only the job rows (bench/jobs.ts)
+  const jobs = process.argv.indexOf('jobs');
+  if (jobs >= 0) return benchJobs(report, process.argv.slice(jobs + 1));
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;

@@ -41,6 +41,9 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
                        schema-valid answers, model calls, retries and tokens
                        per document, speed, and the values the grounding check
                        nulled, with those the labels say were right (false nulls)
+  --e-invoice <mode>   auto or ignore: sets options.eInvoice on every request
+                       (ignore: a PDF's e-invoice XML is not read, only its
+                       visible pages; default: the service's E_INVOICE)
   --json               print the report JSON on stdout instead of tables`;
 
 interface ManifestEntry {
@@ -87,6 +90,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png',
   '.webp': 'image/webp',
   '.gif': 'image/gif',
+  '.xml': 'application/xml',
 };
 
 function parsePositiveInt(name: string, raw: string | undefined, fallback: number | null): number | null {
@@ -129,12 +133,14 @@ async function loadDataset(dir: string, limit: number | null): Promise<Dataset> 
   return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries };
 }
 
-async function buildRequest(schema: unknown, documentPath: string): Promise<ExtractionRequest> {
+type EInvoiceMode = 'auto' | 'ignore';
+
+async function buildRequest(schema: unknown, documentPath: string, eInvoice?: EInvoiceMode): Promise<ExtractionRequest> {
   const mimeType = MIME_BY_EXTENSION[extname(documentPath).toLowerCase()];
   if (!mimeType) throw new RequestFailure(null, `${documentPath}: unknown file type`);
   const bytes = await readFile(documentPath);
   // evidence is asked for to measure the calibration of its confidence; the object itself does not change
-  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true } };
+  return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true, ...(eInvoice ? { eInvoice } : {}) } };
 }
 
 function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
@@ -183,7 +189,7 @@ interface LocalBackend {
  * The pipeline is imported here, on demand: remote runs need neither its
  * workers nor its native modules.
  */
-async function localExtractor(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>): Promise<LocalBackend> {
+async function localExtractor(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>, eInvoice: EInvoiceMode | undefined): Promise<LocalBackend> {
   const [{ loadConfig }, { silentLogger }, pipeline, { startServices }, { createEngine }, { PdfProcessor }, { contentsKey, ingestFingerprint, IngestCache }] = await Promise.all([
     import('../src/config.js'),
     import('../src/logger.js'),
@@ -200,7 +206,7 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
   let allCached = false;
   if (reuse) {
     // Everything that decides the Document besides the bytes and the ingest sources.
-    const settings = { ocr: config.ocr, pdf: config.pdf, limits: { ...config.limits, requestTimeoutMs: undefined } };
+    const settings = { ocr: config.ocr, pdf: config.pdf, limits: { ...config.limits, requestTimeoutMs: undefined }, eInvoice: eInvoice ?? config.eInvoice };
     cache = new IngestCache(reuse.dir, await ingestFingerprint(settings), reuse.refresh);
     allCached = true;
     for await (const request of requests()) {
@@ -263,14 +269,14 @@ function failureOf(error: unknown): { status: number | null; message: string } {
   return { status: null, message: error instanceof Error ? error.message : String(error) };
 }
 
-async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['entries'][number]): Promise<DocumentRun> {
+async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['entries'][number], eInvoice: EInvoiceMode | undefined): Promise<DocumentRun> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const usage = emptyUsage();
   // only a run whose engine called a model has model figures
   const model = () => (usage.calls > 0 ? { model: usage } : {});
   try {
-    const request = await buildRequest(dataset.schema, entry.documentPath);
+    const request = await buildRequest(dataset.schema, entry.documentPath, eInvoice);
     const outcome = await extract(request, usage);
     const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
     if (outcome.confidences) run.confidences = outcome.confidences;
@@ -280,10 +286,10 @@ async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['e
   }
 }
 
-async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: DateOrder, concurrency: number): Promise<DatasetReport> {
+async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: DateOrder, concurrency: number, eInvoice: EInvoiceMode | undefined): Promise<DatasetReport> {
   let done = 0;
   const runs = await mapConcurrent(dataset.entries, concurrency, async (entry) => {
-    const run = await runDocument(extract, dataset, entry);
+    const run = await runDocument(extract, dataset, entry, eInvoice);
     done += 1;
     const status = run.ok ? `ok${run.ingest === 'cached' ? ' (cached ingest)' : ''}` : `FAILED${run.status === null ? '' : ` ${run.status}`}: ${run.message}`;
     process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}\n`);
@@ -324,6 +330,7 @@ async function main(argv: string[]): Promise<number> {
       refresh: { type: 'boolean' },
       engine: { type: 'string' },
       model: { type: 'string' },
+      'e-invoice': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -336,6 +343,9 @@ async function main(argv: string[]): Promise<number> {
   const limit = parsePositiveInt('limit', values.limit, null);
   const concurrency = parsePositiveInt('concurrency', values.concurrency, 1) ?? 1;
   const timeoutSeconds = parsePositiveInt('timeout', values.timeout, 300) ?? 300;
+  const eInvoiceArg = values['e-invoice'];
+  if (eInvoiceArg !== undefined && eInvoiceArg !== 'auto' && eInvoiceArg !== 'ignore') throw new Error(`--e-invoice must be auto or ignore, got "${eInvoiceArg}"`);
+  const eInvoice: EInvoiceMode | undefined = eInvoiceArg;
 
   if (values.url && values.engine) throw new Error('--engine selects the local pipeline\'s engine; a remote service uses its own');
   const { skip } = await selectEngine(values.engine, values.model);
@@ -353,11 +363,11 @@ async function main(argv: string[]): Promise<number> {
   const backend = values.url
     ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
     : await localExtractor(reuse, async function* () {
-        for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath).catch(() => ({ schema: null, contents: [] }));
-      });
+        for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath, eInvoice).catch(() => ({ schema: null, contents: [] }));
+      }, eInvoice);
   const reports: DatasetReport[] = [];
   try {
-    for (const dataset of datasets) reports.push(await evaluateDataset(backend.extract, dataset, dateOrder, concurrency));
+    for (const dataset of datasets) reports.push(await evaluateDataset(backend.extract, dataset, dateOrder, concurrency, eInvoice));
   } finally {
     await backend.close();
   }
@@ -366,7 +376,7 @@ async function main(argv: string[]): Promise<number> {
     generatedAt: new Date().toISOString(),
     mode: values.url ? 'remote' : 'local',
     url: values.url ?? null,
-    options: { dateOrder, limit, concurrency },
+    options: { dateOrder, limit, concurrency, ...(eInvoice ? { eInvoice } : {}) },
     ingestCache: backend.cache ? { dir: backend.cache.dir, fingerprint: backend.cache.fingerprint, refresh: reuse?.refresh ?? false, hits: backend.cache.hits, misses: backend.cache.misses } : null,
     datasets: reports,
   };

@@ -3,6 +3,7 @@
  *
  *   npm run fuzz -- --cases 10000 [--seed N] [--concurrency 4] [--timeout-ms 20000]
  *   npm run fuzz -- --seed N --case I[,J...] --show     # rebuild and replay single cases
+ *   npm run fuzz -- --family xml,attachments             # only these families
  *
  * --env NAME=VALUE (repeatable) sets the service's environment, e.g. --env OCR_ROTATION=off.
  * Prints counts per family and status, the worst latency per family, the
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
     case: { type: 'string' },
+    family: { type: 'string' },
     concurrency: { type: 'string', default: '4' },
     'timeout-ms': { type: 'string', default: '20000' },
     show: { type: 'boolean', default: false },
@@ -29,7 +31,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write('usage: npm run fuzz -- [--cases N] [--seed N] [--case I,J] [--show] [--concurrency N] [--timeout-ms MS] [--env NAME=VALUE] [--json FILE]\n');
+  process.stdout.write('usage: npm run fuzz -- [--cases N] [--seed N] [--case I,J] [--family NAME,NAME] [--show] [--concurrency N] [--timeout-ms MS] [--env NAME=VALUE] [--json FILE]\n');
   process.exit(0);
 }
 
@@ -43,6 +45,7 @@ const report = await runFuzz({
   ...(only ? { only } : {}),
   concurrency: Number(values.concurrency),
   requestTimeoutMs: Number(values['timeout-ms']),
+  ...(values.family ? { families: values.family.split(',').map((name) => name.trim()) } : {}),
   env: Object.fromEntries((values.env ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
   keepBodies: values.show,
   onProgress: (done, total) => {

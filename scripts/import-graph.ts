@@ -18,7 +18,9 @@ const LAYERS: Record<string, string[]> = {
   'ingest/ocr': ['document', 'base'],
   'ingest/ocr/paddle': ['ingest/ocr', 'document', 'base'],
   'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
-  ingest: ['ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  // e-invoice XML: parsing and business terms, read into the page model; ingest finds it in PDFs and hands it over
+  'ingest/einvoice': ['document', 'base'],
+  ingest: ['ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
   extract: ['ingest', 'ingest/ocr', 'document', 'base'],
   evidence: ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   // what each language prints, as data: imports nothing
@@ -32,8 +34,10 @@ const LAYERS: Record<string, string[]> = {
   engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  http: ['metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  app: ['http', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  // asynchronous jobs: they run the pipeline; the HTTP routes above them call them, nothing below knows them
+  jobs: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  http: ['jobs', 'metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  app: ['http', 'jobs', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
 };
 

@@ -5,23 +5,29 @@ import { Admission } from './http/admission.js';
 import { requireApiKey } from './http/auth.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { jobRoutes } from './http/jobs.js';
 import { metricsRoute, recordRequests } from './http/metrics.js';
 import { openApiHandler } from './http/openapi.js';
 import { playgroundRoutes } from './http/playground.js';
 import { assignRequestId } from './http/request-context.js';
 import { extractHandler } from './http/v1.js';
+import type { JobsRuntime } from './jobs/create-jobs.js';
 import type { Logger } from './logger.js';
 import { MeteredEngine } from './metrics/metered-engine.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import type { PipelineDeps } from './pipeline.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'apiKeys' | 'limits' | 'concurrency' | 'metrics'>;
+  config: Pick<Config, 'apiKeys' | 'limits' | 'concurrency' | 'metrics' | 'webhooks'>;
   pipeline: PipelineDeps;
   logger: Logger;
   isShuttingDown?: () => boolean;
   /** The metrics label of OCR-read pages when an outcome names no OCR engine; default the pipeline's OCR engine. */
   ocrEngine?: string;
+  /** Jobs (src/jobs/): their routes, and this process's workers when it runs them. */
+  jobs?: JobsRuntime;
+  /** Serve POST /v1/ and the job routes (false for ROLE=worker: health, metrics and the workers only). */
+  api?: boolean;
 }
 
 /** Builds the Express app without listening, so tests can start a fresh one on an ephemeral port. */
@@ -33,7 +39,11 @@ export function createApp(deps: AppDeps): Express {
   const metrics = deps.config.metrics ? new ServiceMetrics({ ocrEngine: deps.ocrEngine ?? deps.pipeline.ocr.name }) : undefined;
   const admission = new Admission(deps.config.concurrency, metrics && ((ms, admitted) => metrics.observeQueueWait(ms, admitted)));
   const pipeline = metrics ? { ...deps.pipeline, engine: new MeteredEngine(deps.pipeline.engine, metrics) } : deps.pipeline;
-  metrics?.watch({ admission, pools: { ocr: deps.pipeline.ocr, pdf: deps.pipeline.pdf } });
+  const jobs = deps.jobs;
+  metrics?.watch({ admission, pools: { ocr: deps.pipeline.ocr, pdf: deps.pipeline.pdf }, ...(jobs ? { jobs: jobs.jobs } : {}) });
+  // the workers run the metered pipeline, so jobs count in the extraction metrics as requests do
+  jobs?.startWorkers(pipeline, metrics && { started: (ms) => metrics.observeJobStart(ms), finished: (status, ms) => metrics.observeJobEnd(status, ms) });
+  const serveApi = deps.api ?? true;
 
   if (metrics) app.use(recordRequests(metrics));
   app.use(assignRequestId());
@@ -46,21 +56,24 @@ export function createApp(deps: AppDeps): Express {
     if (isShuttingDown()) res.setHeader('Connection', 'close');
     next();
   });
-  app.use(healthRoutes({ ocr: deps.pipeline.ocr, engine: deps.pipeline.engine, admission, isShuttingDown }));
+  app.use(healthRoutes({ ocr: deps.pipeline.ocr, engine: deps.pipeline.engine, admission, isShuttingDown, ...(jobs ? { jobs: () => jobs.status() } : {}) }));
 
-  const v1Paths = ['/v1', '/v1/'];
-  app.post(
-    v1Paths,
-    requireApiKey(deps.config.apiKeys),
-    admission.rejectWhenFull(),
-    express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
-    extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
-  );
-  app.all(v1Paths, (_req, res, next) => {
-    res.setHeader('Allow', 'POST');
-    next(new AppError('method_not_allowed', 'use POST /v1/'));
-  });
-  app.get('/openapi.json', openApiHandler({ metrics: metrics !== undefined }));
+  if (serveApi) {
+    const v1Paths = ['/v1', '/v1/'];
+    app.post(
+      v1Paths,
+      requireApiKey(deps.config.apiKeys),
+      admission.rejectWhenFull(),
+      express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
+      extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
+    );
+    app.all(v1Paths, (_req, res, next) => {
+      res.setHeader('Allow', 'POST');
+      next(new AppError('method_not_allowed', 'use POST /v1/'));
+    });
+    if (jobs) app.use(jobRoutes({ runtime: jobs, apiKeys: deps.config.apiKeys, limits: deps.config.limits, webhooks: deps.config.webhooks }));
+  }
+  app.get('/openapi.json', openApiHandler({ metrics: metrics !== undefined, jobs: serveApi && jobs !== undefined }));
   if (metrics) app.use(metricsRoute(metrics, deps.config.apiKeys));
   app.use(playgroundRoutes());
   // a path that exists, asked with a method it does not take: 405 with what it takes, not 404 (RFC 9110)

@@ -30,12 +30,51 @@ export interface Config {
   openai: OpenAiConfig;
   llamacpp: LlamaCppConfig;
   dates: DateConfig;
+  /** For requests that do not set options.eInvoice: read the e-invoice XML a PDF carries (or is) or only the visible page (E_INVOICE). */
+  eInvoice: EInvoiceSetting;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
   eventLoopStallLimitMs: number;
   /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
   metrics: boolean;
+  /** What this process does: serve the API, run queued jobs, or both (ROLE). */
+  role: Role;
+  jobs: JobsConfig;
+  webhooks: WebhookConfig;
+}
+
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Asynchronous jobs (src/jobs/): where they queue, how long results live, how workers run them. */
+export interface JobsConfig {
+  /** Redis for a durable queue any replica can serve (BullMQ); undefined: an in-process queue that does not survive a restart. */
+  redisUrl: string | undefined;
+  /** How long a finished job's result can be fetched (JOB_RESULT_TTL). */
+  resultTtlMs: number;
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  /** Runs of a job that failed because a backend was unavailable (503) before it is given up; a worker that died does not count. */
+  maxAttempts: number;
+  /** Longest one run of a job may take. */
+  timeoutMs: number;
+  /** A worker that stops renewing its hold on a job for this long is taken for dead and the job runs elsewhere. */
+  lockMs: number;
+  /** Jobs queued or running at once; beyond that a submit is answered 503. */
+  maxPending: number;
+}
+
+/** Webhooks sent when a job ends (Standard Webhooks signatures). */
+export interface WebhookConfig {
+  /** The HMAC key, decoded from WEBHOOK_SECRET (whsec_<base64>); undefined: jobs cannot ask for webhooks. */
+  secret: Buffer | undefined;
+  /** Hosts a webhook may be sent to (host or host:port, or *.domain); empty: none. */
+  allowedHosts: string[];
+  timeoutMs: number;
+  maxAttempts: number;
+  /** The first retry's delay; each further retry waits twice as long. */
+  retryDelayMs: number;
 }
 
 export interface Limits {
@@ -46,6 +85,8 @@ export interface Limits {
   maxWordsPerRequest: number;
   maxPixelsPerImage: number;
   maxGifFrames: number;
+  /** An XML file (an e-invoice sent without its PDF), or an e-invoice attachment of a PDF, decodes to at most this (MAX_XML_MB). */
+  maxXmlBytes: number;
   requestTimeoutMs: number;
 }
 
@@ -96,6 +137,10 @@ export interface DateConfig {
   /** With `auto`, the order when the document does not settle it. */
   fallback: Exclude<DateOrderSetting, 'auto'>;
 }
+
+/** Whether the e-invoice XML a PDF carries is read ('auto') or only its visible pages ('ignore'); see ingest/einvoice/. */
+export const E_INVOICE_SETTINGS = ['auto', 'ignore'] as const;
+export type EInvoiceSetting = (typeof E_INVOICE_SETTINGS)[number];
 
 export const EXTRACTORS = ['auto', 'rules', 'ollama', 'openai', 'llamacpp'] as const;
 export type ExtractorChoice = (typeof EXTRACTORS)[number];
@@ -247,6 +292,59 @@ function readUrl(env: Env, name: string, fallback: string): string {
  */
 export const DEFAULT_MAX_PDF_STREAM_MB = 8;
 
+/**
+ * An e-invoice is some 5-500 KB; XRechnung may embed attachments in it as
+ * base64, a few MB. Parsing (ingest/einvoice/xml.ts) is linear, on a worker thread.
+ */
+export const DEFAULT_MAX_XML_MB = 20;
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration like 24h, 30m, 90s or 500ms; a bare number is seconds. */
+function readDuration(env: Env, name: string, fallbackMs: number, minMs: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallbackMs;
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(raw.trim());
+  const ms = match ? Number(match[1]) * (DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < minMs) throw new ConfigError(`${name} must be a duration of at least ${minMs} ms like 24h, 30m or 90s, got "${raw}"`);
+  return ms;
+}
+
+function readRedisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a URL like redis://redis:6379, got "${raw}"`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${url.protocol}//"`);
+  return raw;
+}
+
+/** Standard Webhooks: a symmetric secret is whsec_ and the base64 of 24 to 64 random bytes. */
+function readWebhookSecret(env: Env): Buffer | undefined {
+  const raw = env.WEBHOOK_SECRET?.trim();
+  if (!raw) return undefined;
+  const encoded = raw.startsWith('whsec_') ? raw.slice('whsec_'.length) : raw;
+  const key = /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+  if (key.length < 24 || key.length > 64) {
+    throw new ConfigError('WEBHOOK_SECRET must be whsec_ followed by the base64 of 24 to 64 random bytes, e.g. whsec_$(openssl rand -base64 32)');
+  }
+  return key;
+}
+
+function readAllowedHosts(env: Env): string[] {
+  const hosts = readList(env.WEBHOOK_ALLOWED_HOSTS).map((host) => host.toLowerCase());
+  for (const host of hosts) {
+    if (!/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) {
+      throw new ConfigError(`WEBHOOK_ALLOWED_HOSTS entries are host names or addresses, optionally with :port or a leading *. ("hooks.example.internal", "10.0.0.7:8443", "*.corp.example"), got "${host}"`);
+    }
+  }
+  return hosts;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const cores = availableParallelism();
   const extractor = readExtractor(env);
@@ -256,6 +354,12 @@ export function loadConfig(env: Env = process.env): Config {
   const langs = readList(env.OCR_LANGS ?? 'eng');
   if (langs.length === 0) throw new ConfigError('OCR_LANGS must name at least one language, e.g. "eng"');
   const host = (env.HOST ?? '0.0.0.0').trim();
+  const role = readChoice(env, 'ROLE', ROLES, 'all');
+  const redisUrl = readRedisUrl(env);
+  if (role !== 'all' && !redisUrl) {
+    throw new ConfigError(`ROLE=${role} needs REDIS_URL: the API and the workers share jobs through Redis (ROLE=all runs both in one process without it)`);
+  }
+  const maxActiveRequests = readInt(env, 'MAX_ACTIVE_REQUESTS', Math.max(1, cores), 1);
 
   return {
     port: readInt(env, 'PORT', 8080, 0, 65535),
@@ -268,10 +372,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxWordsPerRequest: readInt(env, 'MAX_WORDS', 200_000, 1),
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
+      maxXmlBytes: readInt(env, 'MAX_XML_MB', DEFAULT_MAX_XML_MB, 1, 1024) * 1024 ** 2,
       requestTimeoutMs: readInt(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
     },
     concurrency: {
-      maxActiveRequests: readInt(env, 'MAX_ACTIVE_REQUESTS', Math.max(1, cores), 1),
+      maxActiveRequests,
       maxQueuedRequests: readInt(env, 'MAX_QUEUED_REQUESTS', 16, 0),
       maxQueueWaitMs: readInt(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
     },
@@ -324,9 +429,27 @@ export function loadConfig(env: Env = process.env): Config {
       order: readChoice(env, 'DATE_ORDER', DATE_ORDERS, 'auto'),
       fallback: readChoice(env, 'DATE_ORDER_FALLBACK', ['dmy', 'mdy'] as const, 'dmy'),
     },
+    eInvoice: readChoice(env, 'E_INVOICE', E_INVOICE_SETTINGS, 'auto'),
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
     metrics: readBoolean(env, 'METRICS', true),
+    role,
+    jobs: {
+      redisUrl,
+      resultTtlMs: readDuration(env, 'JOB_RESULT_TTL', 24 * 3_600_000, 1000),
+      concurrency: readInt(env, 'JOB_CONCURRENCY', maxActiveRequests, 1, 256),
+      maxAttempts: readInt(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
+      timeoutMs: readDuration(env, 'JOB_TIMEOUT', 30 * 60_000, 1000),
+      lockMs: readDuration(env, 'JOB_LOCK', 30_000, 1000),
+      maxPending: readInt(env, 'JOB_MAX_PENDING', 10_000, 1),
+    },
+    webhooks: {
+      secret: readWebhookSecret(env),
+      allowedHosts: readAllowedHosts(env),
+      timeoutMs: readDuration(env, 'WEBHOOK_TIMEOUT', 10_000, 100),
+      maxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 50),
+      retryDelayMs: readDuration(env, 'WEBHOOK_RETRY_DELAY', 5000, 10),
+    },
   };
 }

@@ -14,7 +14,11 @@ export type ErrorCode =
   | 'engine_failed'
   | 'saturated'
   | 'backend_unavailable'
-  | 'timeout';
+  | 'timeout'
+  | 'not_finished'
+  | 'gone'
+  | 'idempotency_conflict'
+  | 'queue_unavailable';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -28,6 +32,10 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   saturated: 503,
   backend_unavailable: 503,
   timeout: 504,
+  not_finished: 409,
+  gone: 410,
+  idempotency_conflict: 422,
+  queue_unavailable: 503,
 };
 
 export interface AppErrorOptions {
@@ -59,4 +67,10 @@ export function badRequest(message: string, details?: string[]): AppError {
 
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
+}
+
+/** The status and body an error is answered with: an AppError's own, anything else a generic 500 without internals. */
+export function errorAnswer(error: unknown): { status: number; body: { error: string; details?: string[] } } {
+  if (!isAppError(error)) return { status: 500, body: { error: 'Internal server error' } };
+  return { status: error.status, body: { error: error.message, ...(error.details ? { details: error.details } : {}) } };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startJobs, type JobsRuntime } from './jobs/create-jobs.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServices } from './services.js';
 import { startLoopWatchdog } from './util/loop-watchdog.js';
@@ -65,12 +66,20 @@ async function main(): Promise<void> {
   config = ensureApiKey(config, logger);
 
   const services = await startServices(config, logger);
+  let jobs: JobsRuntime;
+  try {
+    jobs = await startJobs(config, logger);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
   let shuttingDown = false;
-  const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown, jobs, api: config.role !== 'worker' });
   let server: Server;
   try {
     server = await listen(app, config);
   } catch (error) {
+    await jobs.close(0);
     await services.close();
     throw error;
   }
@@ -83,7 +92,7 @@ async function main(): Promise<void> {
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const address = server.address();
   logger.info(
-    { address, engine: services.engine.name, engineReason: services.engineReason, ocrEngine: services.ocr.name, ocrReason: services.ocrReason, ocrWorkers: services.ocr.status().workers, ocrLangs: config.ocr.langs, ocrRotation: config.ocr.rotation, limits: config.limits },
+    { address, role: config.role, jobs: jobs.status(), engine: services.engine.name, engineReason: services.engineReason, ocrEngine: services.ocr.name, ocrReason: services.ocrReason, ocrWorkers: services.ocr.status().workers, ocrLangs: config.ocr.langs, ocrRotation: config.ocr.rotation, limits: config.limits },
     'docshape listening',
   );
 
@@ -103,7 +112,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs + CLOSE_GRACE_MS);
     hardStop.unref();
+    // The workers take no new job; a job still running when the grace period ends goes back to the queue.
+    const jobsClosed = jobs.close(config.shutdownTimeoutMs);
     server.close(async () => {
+      await jobsClosed;
       await services.close();
       logger.info('shutdown complete');
       process.exit(0);

@@ -1,4 +1,4 @@
-import type { DateConfig, DateOrderSetting, Limits } from './config.js';
+import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
 import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
@@ -8,8 +8,8 @@ import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
-import type { Document } from './document/document.js';
-import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats } from './ingest/ingest.js';
+import { splitEInvoicePages, type Document } from './document/document.js';
+import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats, type PagesRead } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
@@ -32,6 +32,8 @@ export interface PipelineDeps {
   ocrConcurrency: number;
   /** DATE_ORDER and its fallback. */
   dates: DateConfig;
+  /** E_INVOICE: for requests that do not set options.eInvoice (default 'auto'). */
+  eInvoice?: EInvoiceSetting;
 }
 
 /** The request's `options` (validated by http/request-schema.ts; a new option is one line there and one here). */
@@ -40,6 +42,8 @@ export interface RequestOptions {
   dateOrder?: DateOrderSetting;
   /** Answer {data, evidence}: where each value was read and how sure docshape is of it (evidence/). */
   evidence?: boolean;
+  /** 'auto': read the e-invoice XML a PDF carries (ZUGFeRD, Factur-X) as a source of its own; 'ignore': the visible pages only. Overrides E_INVOICE. */
+  eInvoice?: EInvoiceSetting;
 }
 
 export interface ExtractionRequest {
@@ -106,9 +110,9 @@ export async function prepareRequest(request: ExtractionRequest, limits: Limits)
   return { compiled, files, options: request.options ?? {} };
 }
 
-/** First half: the files read into one Document (pdf.js text layer, OCR). */
-export function readDocument(deps: IngestDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<IngestResult> {
-  return ingestFiles(prepared.files, deps, signal);
+/** First half: the files read into one Document (pdf.js text layer, OCR, e-invoice XML). */
+export function readDocument(deps: IngestDeps & { eInvoice?: EInvoiceSetting }, prepared: PreparedRequest, signal: AbortSignal, onPages?: PagesRead): Promise<IngestResult> {
+  return ingestFiles(prepared.files, deps, signal, { eInvoice: prepared.options.eInvoice ?? deps.eInvoice ?? 'auto', ...(onPages ? { onPages } : {}) });
 }
 
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
@@ -129,7 +133,9 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const extraction = await deps.engine.extract({ compiled, document, options, signal, pageImages, get layout() { return layout(); } });
   const validateStarted = performance.now();
   const final = finalize(extraction, compiled, options);
-  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
+  // the printed pages' reading, for an e-invoice's evidence, by the rules engine: the cross-check, or the engine itself
+  const rulesReader = deps.crossCheck ?? (deps.engine.name === 'rules' ? deps.engine : undefined);
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, rulesReader, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
@@ -148,17 +154,22 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
  * agree the value is far more likely right, and where they differ a
  * reviewer should look.
  */
-async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
-  let crossCheck: Extraction | undefined;
-  if (checker) {
+async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, rulesReader: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+  const read = async (engine: Engine | undefined, document: Document): Promise<Extraction | undefined> => {
+    if (!engine) return undefined;
     try {
-      crossCheck = finalize(await checker.extract(input), input.compiled, input.options);
+      return finalize(await engine.extract({ ...input, document }), input.compiled, input.options);
     } catch {
-      // the second reading only adds to the confidence; without it the model's values stand alone
+      // a second reading only adds to the evidence; without it the values stand alone
       input.signal.throwIfAborted();
+      return undefined;
     }
-  }
-  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}) });
+  };
+  const crossCheck = await read(checker, input.document);
+  // an e-invoice's values are compared with what the printed pages alone say
+  const { eInvoice, printed: printedPages } = splitEInvoicePages(input.document);
+  const printed = eInvoice && printedPages ? await read(rulesReader, printedPages) : undefined;
+  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) });
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
@@ -166,15 +177,22 @@ function settleOptions(requested: RequestOptions, dates: DateConfig, document: D
   return { dateOrder: resolveDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
 }
 
+/** Where an extraction is, for a caller that shows progress (a job): reading pages, then the engine at work. */
+export interface ExtractionProgress {
+  pages?: PagesRead;
+  extracting?: () => void;
+}
+
 /** The whole extraction: both halves. */
-export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
-  return runPrepared(deps, await prepareRequest(request, deps.limits), signal);
+export async function runExtraction(deps: PipelineDeps, request: ExtractionRequest, signal: AbortSignal, progress?: ExtractionProgress): Promise<ExtractionOutcome> {
+  return runPrepared(deps, await prepareRequest(request, deps.limits), signal, progress);
 }
 
 /** Both halves of a request already checked and decoded (POST /v1/ does that before it waits for a slot). */
-export async function runPrepared(deps: PipelineDeps, prepared: PreparedRequest, signal: AbortSignal): Promise<ExtractionOutcome> {
+export async function runPrepared(deps: PipelineDeps, prepared: PreparedRequest, signal: AbortSignal, progress?: ExtractionProgress): Promise<ExtractionOutcome> {
   const started = performance.now();
-  const { document, stats } = await readDocument(deps, prepared, signal);
+  const { document, stats } = await readDocument(deps, prepared, signal, progress?.pages);
+  progress?.extracting?.();
   const answer = await answerFromDocument(deps, prepared, document, signal);
   return {
     ...answer,

@@ -38,6 +38,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
     ...(choice.crossCheck ? { crossCheck: choice.crossCheck } : {}),
     limits: config.limits,
     dates: config.dates,
+    eInvoice: config.eInvoice,
     // One page in flight per OCR worker plus one being rendered keeps workers busy without piling up rasters.
     ocrConcurrency: ocr.status().workers + 1,
     engineReason: choice.reason,

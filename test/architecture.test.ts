@@ -1,7 +1,8 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { folderCycles, importCycles, layerViolations, readImportGraph } from '../scripts/import-graph.js';
+import { folderCycles, importCycles, layerOf, layerViolations, readImportGraph } from '../scripts/import-graph.js';
 
 // dist/test/ -> the repository's src/ (the TypeScript sources, type-only imports included)
 const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
@@ -20,6 +21,15 @@ describe('architecture: the import graph of src/', () => {
 
   it('has no import circles, type-only imports included', () => {
     expect(importCycles(graph)).to.deep.equal([]);
+  });
+
+  it('the layer table of ARCHITECTURE.md names every folder of src/', () => {
+    const architecture = readFileSync(resolve(srcDir, '../ARCHITECTURE.md'), 'utf8');
+    const table = architecture.slice(architecture.indexOf('## Layers'), architecture.indexOf('## Where to add'));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `')).map((line) => line.split('|')[1]!);
+    const folders = new Set([...graph.keys()].map(layerOf).filter((layer) => layer !== 'base' && !layer.includes('.') && !['pipeline', 'app', 'cli'].includes(layer)));
+    for (const folder of folders) expect(rows.some((row) => row.includes(`\`${folder}/\``)), folder).to.equal(true);
+    expect(folders).to.include('jobs');
   });
 
   it('has no circles between folders: a folder that imports another is not imported back by it', () => {

@@ -53,4 +53,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_KEYS_FILE: '/nonexistent/keys' })).to.throw(ConfigError, /API_KEYS_FILE/);
     expect(() => loadConfig({ EXTRACTOR: 'magic' })).to.throw(ConfigError, /EXTRACTOR/);
   });
+
+  it('jobs: in this process by default; ROLE api or worker needs REDIS_URL; durations with units', () => {
+    const defaults = loadConfig({});
+    expect(defaults.role).to.equal('all');
+    expect(defaults.jobs).to.include({ redisUrl: undefined, resultTtlMs: 24 * 3_600_000, maxAttempts: 3, lockMs: 30_000, timeoutMs: 30 * 60_000 });
+    expect(defaults.webhooks).to.include({ secret: undefined, maxAttempts: 10, retryDelayMs: 5000, timeoutMs: 10_000 });
+    expect(defaults.webhooks.allowedHosts).to.deep.equal([]);
+    expect(() => loadConfig({ ROLE: 'worker' })).to.throw(ConfigError, /ROLE=worker needs REDIS_URL/);
+    expect(loadConfig({ ROLE: 'api', REDIS_URL: 'redis://redis:6379' }).role).to.equal('api');
+    expect(() => loadConfig({ REDIS_URL: 'http://redis:6379' })).to.throw(ConfigError, /REDIS_URL must start with redis:\/\/ or rediss:\/\//);
+    expect(loadConfig({ JOB_RESULT_TTL: '90m', JOB_LOCK: '5000ms', JOB_TIMEOUT: '120' }).jobs).to.include({ resultTtlMs: 90 * 60_000, lockMs: 5000, timeoutMs: 120_000 });
+    expect(() => loadConfig({ JOB_RESULT_TTL: '1 week' })).to.throw(ConfigError, /JOB_RESULT_TTL must be a duration/);
+    expect(loadConfig({ MAX_ACTIVE_REQUESTS: '3' }).jobs.concurrency).to.equal(3);
+  });
 });

@@ -108,7 +108,8 @@ export interface EvalReport {
   generatedAt: string;
   mode: 'local' | 'remote';
   url: string | null;
-  options: { dateOrder: DateOrder; limit: number | null; concurrency: number };
+  /** eInvoice: the request option the run set (absent: the service's E_INVOICE). */
+  options: { dateOrder: DateOrder; limit: number | null; concurrency: number; eInvoice?: 'auto' | 'ignore' };
   /** Set when --reuse-ingest was used: OCR output came from (or went to) this cache. */
   ingestCache?: { dir: string; fingerprint: string; refresh: boolean; hits: number; misses: number } | null;
   datasets: DatasetReport[];
@@ -489,7 +490,7 @@ export function renderMarkdown(report: EvalReport): string {
     '# docshape evaluation',
     '',
     `Generated ${report.generatedAt}, ${report.mode === 'remote' ? `remote (${report.url ?? ''})` : 'local pipeline'}, dates ${report.options.dateOrder}` +
-      `${report.options.limit === null ? '' : `, first ${report.options.limit} documents per dataset`}, concurrency ${report.options.concurrency}.${ingestCacheText(report)}`,
+      `${report.options.limit === null ? '' : `, first ${report.options.limit} documents per dataset`}, concurrency ${report.options.concurrency}${report.options.eInvoice ? `, e-invoices ${report.options.eInvoice}` : ''}.${ingestCacheText(report)}`,
     '',
     'Accuracy counts a field right when the normalised values match (amounts as decimals, dates as dates); "accuracy" also accepts names/addresses with ANLS >= 0.5. ' +
       'Fields whose ground truth is null are not in the accuracy; they are counted as "null-GT: predicted null / predicted value". ' +

@@ -1,6 +1,5 @@
 /** What one corpus case is, and the helpers every family builds its requests with. */
 import type { Random } from './random.js';
-import type { SeedFiles } from './seeds.js';
 
 export interface FuzzCase {
   family: string;
@@ -16,6 +15,22 @@ export interface FuzzCase {
   schema?: unknown;
   /** When set, the only statuses this case may get (on top of 503 when saturated). */
   allowed?: number[];
+}
+
+/** The real files the corpus mutates (built by seeds.ts). */
+export interface SeedFile {
+  name: string;
+  mimeType: MimeType;
+  bytes: Buffer;
+}
+
+export interface SeedFiles {
+  all: SeedFile[];
+  byType(mimeType: MimeType): SeedFile[];
+  textPdf: Buffer;
+  scannedPdf: Buffer;
+  png: Buffer;
+  encryptedPdf: Buffer;
 }
 
 export interface CaseContext {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 import { DOCUMENT_MARKERS, SCHEMA_MARKER, type CaseContext } from './case.js';
-import { caseAt, FAMILIES, type IndexedCase } from './corpus.js';
+import { caseAt, FAMILIES, familyNamed, type IndexedCase } from './corpus.js';
 import { HealthProbe, type ProbeSummary } from './health-probe.js';
 import { LogScanner, type LogHit } from './log-scan.js';
 import { judge } from './oracle.js';
@@ -17,6 +17,8 @@ import { loadSeeds } from './seeds.js';
 export interface FuzzOptions {
   seed: number;
   cases: number;
+  /** Only these families (by name); default all. */
+  families?: string[];
   /** Run only these case indexes (reproduction). */
   only?: number[];
   /** Requests in flight at once. */
@@ -137,7 +139,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const runOne = async (index: number) => {
     let fuzzCase: IndexedCase;
     try {
-      fuzzCase = await caseAt(options.seed, index, context);
+      fuzzCase = await caseAt(options.seed, index, context, options.families ? options.families.map(familyNamed) : FAMILIES);
     } catch (error) {
       // a bug of the corpus itself: reported, never mistaken for an answer of the service
       violations.push({ index, family: 'corpus', variant: 'generator failed', problems: [(error as Error).stack ?? String(error)] });

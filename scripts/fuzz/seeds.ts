@@ -6,22 +6,7 @@
 import sharp from 'sharp';
 import { drawTextLines, encodeGif, sharpFromRgba } from '../../test/fixtures/images.js';
 import { buildPdf, makeEncryptedPdf, makeFormPdf, makeInvoicePdf, makeTextPdf } from '../../test/fixtures/pdfs.js';
-import { DOCUMENT_LINES, type MimeType } from './case.js';
-
-export interface SeedFile {
-  name: string;
-  mimeType: MimeType;
-  bytes: Buffer;
-}
-
-export interface SeedFiles {
-  all: SeedFile[];
-  byType(mimeType: MimeType): SeedFile[];
-  textPdf: Buffer;
-  scannedPdf: Buffer;
-  png: Buffer;
-  encryptedPdf: Buffer;
-}
+import { DOCUMENT_LINES, type MimeType, type SeedFile, type SeedFiles } from './case.js';
 
 /** Wide enough for the e-mail line; images stay small so that OCR of the many that still decode stays cheap. */
 const IMAGE_WIDTH = 760;

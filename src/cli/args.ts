@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DATE_ORDERS } from '../config.js';
+import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
 import type { RequestOptions } from '../pipeline.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,6 +12,7 @@ type RequestOptionFlag = { [K in keyof RequestOptions]-?: FlagFor<K> }[keyof Req
 const REQUEST_OPTION_FLAGS: readonly RequestOptionFlag[] = [
   { flag: 'date-order', option: 'dateOrder', values: DATE_ORDERS, help: 'how to read 03/04/2024: auto, dmy or mdy (options.dateOrder; default DATE_ORDER)' },
   { flag: 'evidence', option: 'evidence', help: 'answer {data, evidence}: where each value was read and how sure docshape is (options.evidence)' },
+  { flag: 'e-invoice', option: 'eInvoice', values: E_INVOICE_SETTINGS, help: 'auto: read the e-invoice XML a PDF carries; ignore: the visible pages only (options.eInvoice; default E_INVOICE)' },
 ];
 
 export interface ExtractArgs {
@@ -28,6 +29,8 @@ export interface ExtractArgs {
   compact: boolean;
   url: string | undefined;
   apiKey: string | undefined;
+  /** Submit every file as a job of the service (POST /v1/jobs), then collect the results; resumable. */
+  async: boolean;
   options: RequestOptions;
 }
 
@@ -66,6 +69,11 @@ ${optionLines}
                           bare http://host:port means /v1/) instead of this process
       --api-key <key>     the service's x-api-key, with --url (or set DOCSHAPE_API_KEY,
                           which keeps the key out of the process list)
+      --async             with --url and --out: submit every file as a job (POST /v1/jobs)
+                          first, then write each result as its job finishes. The job ids are
+                          kept in <dir>/.docshape-jobs.jsonl: run the same command again after
+                          an interruption and it collects the jobs it submitted (Ctrl-C leaves
+                          them running on the service); --concurrency is the jobs watched at once
   -h, --help              this text
 
 Folders are searched (recursively) for .pdf, .png, .jpg, .jpeg, .webp and .gif files.
@@ -91,6 +99,7 @@ const FLAGS = {
   compact: { type: 'boolean' },
   url: { type: 'string' },
   'api-key': { type: 'string' },
+  async: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -135,6 +144,7 @@ export function parseExtractArgs(argv: string[], env: Record<string, string | un
   if (batch && values.layout) throw new UsageError('--layout prints the text of one combined request; it does not go with --out or --jsonl');
   if (values.url !== undefined && values.layout) throw new UsageError('--layout needs the in-process pipeline: the service does not send the text it read');
   if (values['api-key'] !== undefined && values.url === undefined) throw new UsageError('--api-key goes with --url');
+  if (values.async && (values.url === undefined || values.out === undefined)) throw new UsageError('--async needs --url (the service runs the jobs) and --out (where results and the job ids go)');
   return {
     schemaPath: values.schema,
     paths: positionals,
@@ -147,6 +157,7 @@ export function parseExtractArgs(argv: string[], env: Record<string, string | un
     compact: values.compact === true,
     url: values.url,
     apiKey: values['api-key'] ?? (values.url !== undefined ? env['DOCSHAPE_API_KEY']?.trim() || undefined : undefined),
+    async: values.async === true,
     options,
   };
 }

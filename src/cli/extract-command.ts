@@ -5,6 +5,7 @@ import { compileCallerSchema } from '../extract/schema.js';
 import type { ContentItem } from '../ingest/decode.js';
 import { parseExtractArgs, USAGE, type ExtractArgs } from './args.js';
 import { runBatch } from './batch.js';
+import { JOURNAL, runJobsBatch } from './jobs-batch.js';
 import { describeFailure, type Extractor, type FileFailure } from './extractor.js';
 import { collectInputs, readContent, type InputFile } from './inputs.js';
 import { startLocalExtractor } from './local.js';
@@ -129,6 +130,38 @@ async function batch(args: ExtractArgs, inputs: InputFile[], schema: unknown, st
   });
 }
 
+/** --async: every file a job of the service, results written as jobs end; resumable from the journal in --out. */
+async function asyncBatch(args: ExtractArgs & { url: string; out: string }, inputs: InputFile[], schema: unknown): Promise<number> {
+  const out = await OutputFolder.open(args.out, args.compact);
+  const control = new RunControl();
+  const display = progressDisplay(process.stderr, args.quiet);
+  control.watchSignals(false, (text) => display.say(text));
+  try {
+    const tally = await runJobsBatch({
+      url: args.url,
+      apiKey: args.apiKey,
+      inputs,
+      schema,
+      options: args.options,
+      concurrency: args.concurrency ?? 8,
+      out,
+      control,
+      display,
+      onRecord: (record, output) => {
+        if (args.jsonl) process.stdout.write(jsonlLine(record, output));
+      },
+    });
+    display.finish(tally);
+    if (control.exitCode !== undefined) {
+      display.say(`the jobs go on on the service: run the same command again to collect them (their ids are in ${args.out}/${JOURNAL})`);
+      return control.exitCode;
+    }
+    return tally.failed > 0 ? 1 : 0;
+  } finally {
+    control.dispose();
+  }
+}
+
 /** `docshape extract ...`: the exit code (see USAGE). UsageErrors are thrown for cli.ts to print with exit code 2. */
 export async function extractCommand(argv: string[]): Promise<number> {
   const args = parseExtractArgs(argv, process.env);
@@ -140,6 +173,7 @@ export async function extractCommand(argv: string[]): Promise<number> {
   const inputs = await collectInputs(args.paths);
   const config = readConfig();
   const { url, apiKey } = args;
+  if (args.async && url !== undefined && args.out !== undefined) return asyncBatch({ ...args, url, out: args.out }, inputs, schema);
   const start: StartExtractor = url === undefined ? () => startLocalExtractor(config) : () => connectRemote(url, apiKey, config.limits.requestTimeoutMs + REMOTE_GRACE_MS);
   return args.batch ? batch(args, inputs, schema, start) : combined(args, inputs, schema, start);
 }

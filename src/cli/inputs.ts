@@ -11,6 +11,7 @@ const MIME_BY_EXTENSION: Record<string, SupportedMimeType> = {
   '.jpeg': 'image/jpeg',
   '.webp': 'image/webp',
   '.gif': 'image/gif',
+  '.xml': 'application/xml',
 };
 
 const EXTENSIONS = Object.keys(MIME_BY_EXTENSION).join(', ');

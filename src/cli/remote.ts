@@ -6,7 +6,7 @@ import { UsageError } from './usage-error.js';
 /** The header POST /v1/ names its engine in (http/v1.ts). */
 const ENGINE_HEADER = 'x-docshape-engine';
 /** A saturated service (503 with Retry-After) is asked again this often, waiting as it says but at most MAX_RETRY_WAIT_S each time. */
-const MAX_RETRIES = 5;
+export const MAX_RETRIES = 5;
 const MAX_RETRY_WAIT_S = 30;
 /** Files in flight against a service by default: enough to keep a small one busy, few enough not to fill its queue. */
 const DEFAULT_REMOTE_CONCURRENCY = 4;
@@ -24,7 +24,7 @@ export function endpointOf(url: string): URL {
   return endpoint;
 }
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as NodeJS.ErrnoException).code;
   const message = cause instanceof Error ? cause.message : String(cause);
@@ -36,7 +36,7 @@ function reasonOf(error: unknown): string {
  * than failing every file with the same message. Any HTTP answer will do:
  * the service's /healthz, or whatever sits in front of a custom path.
  */
-async function checkReachable(endpoint: URL): Promise<void> {
+export async function checkReachable(endpoint: URL): Promise<void> {
   const health = new URL(endpoint.pathname.replace(/v1\/?$/, '') + 'healthz', endpoint);
   try {
     const response = await fetch(health, { signal: AbortSignal.timeout(10_000) });
@@ -46,7 +46,7 @@ async function checkReachable(endpoint: URL): Promise<void> {
   }
 }
 
-async function errorFrom(response: Response): Promise<ServiceError> {
+export async function errorFrom(response: Response): Promise<ServiceError> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -61,7 +61,7 @@ async function errorFrom(response: Response): Promise<ServiceError> {
 }
 
 /** Seconds to wait before asking again, when the service says (503 Retry-After); undefined: do not retry. */
-function retryAfter(response: Response): number | undefined {
+export function retryAfter(response: Response): number | undefined {
   if (response.status !== 503) return undefined;
   const seconds = Number(response.headers.get('retry-after'));
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, MAX_RETRY_WAIT_S) : undefined;

@@ -3,7 +3,7 @@
  * Coordinates are in the page's own units (PDF points for text-layer pages,
  * pixels of the OCR raster for OCR pages), origin top-left, y growing down.
  */
-export type WordSource = 'text-layer' | 'ocr';
+export type WordSource = 'text-layer' | 'ocr' | 'e-invoice';
 
 /** The OCR engines that read pages; their confidences mean different things (evidence/ calibrates each apart). */
 export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
@@ -56,7 +56,11 @@ export interface Page {
   /** Size of the frame the word boxes refer to (the page OCR read, which may be turned). */
   width: number;
   height: number;
-  /** Where the words came from; 'empty' when neither text layer nor OCR found any. */
+  /**
+   * Where the words came from; 'empty' when neither text layer nor OCR found any. An 'e-invoice' page
+   * is no printed page: the values of the e-invoice XML the file is or carries, one labelled line per
+   * business term (ingest/einvoice/), after the file's printed pages.
+   */
   source: WordSource | 'empty';
   /** The engine that read the page, when OCR did. */
   ocrEngine?: OcrEngineName;
@@ -66,6 +70,32 @@ export interface Page {
    * boxes map onto the page the caller sent. Absent, the page is as sent.
    */
   shown?: PageView;
+  /** On an 'e-invoice' page: where its values come from (ingest/einvoice/). */
+  eInvoice?: EInvoiceOrigin;
+}
+
+/** Where the lines of an e-invoice page come from: the XML, and per line the values it states. */
+export interface EInvoiceOrigin {
+  /** The attachment's file name when a PDF carries the XML; absent when the XML was sent itself. */
+  attachment?: string;
+  /** 'CII' (UN/CEFACT Cross Industry Invoice: ZUGFeRD, Factur-X, XRechnung CII) or 'UBL' (UBL 2.1 Invoice or CreditNote). */
+  syntax: 'CII' | 'UBL';
+  /** What the XML says it follows (ZUGFeRD 1.0, ZUGFeRD 2.x / Factur-X, XRechnung, UBL 2.1) and the guideline it names. */
+  standard: string;
+  /** Per line of the page (same positions as Page.lines), the values it states: one after a label, one per cell of an invoice line's row. */
+  lines: EInvoiceValueOrigin[][];
+}
+
+/** One value of the XML on an e-invoice page: its EN 16931 business term, the element it was read from, and its words on the line. */
+export interface EInvoiceValueOrigin {
+  /** "BT-112" */
+  term: string;
+  /** "Invoice total amount with VAT" */
+  name: string;
+  /** "/rsm:CrossIndustryInvoice/.../ram:GrandTotalAmount" */
+  path: string;
+  /** Its words on the line: [first, end) positions in Line.words. */
+  words: [number, number];
 }
 
 export interface DocumentFile {
@@ -78,6 +108,18 @@ export interface DocumentFile {
 
 export interface Document {
   files: DocumentFile[];
+}
+
+/** The Document as its e-invoice pages and its printed pages, each undefined when it has none (a Document without an e-invoice is all printed). */
+export function splitEInvoicePages(document: Document): { eInvoice?: Document; printed?: Document } {
+  const only = (keep: (page: Page) => boolean): Document | undefined => {
+    const files = document.files.map((file) => ({ ...file, pages: file.pages.filter(keep) })).filter((file) => file.pages.length > 0);
+    return files.length > 0 ? { files } : undefined;
+  };
+  const eInvoice = only((page) => page.source === 'e-invoice');
+  if (!eInvoice) return { printed: document };
+  const printed = only((page) => page.source !== 'e-invoice');
+  return { eInvoice, ...(printed ? { printed } : {}) };
 }
 
 export function countPages(document: Document, source?: Page['source']): number {

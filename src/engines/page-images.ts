@@ -24,7 +24,8 @@ export function pageImageSource(files: DecodedFile[], pdf: PageRenderer, limits:
     for (const ref of pages) {
       signal.throwIfAborted();
       const file = files.find((f) => f.index === ref.file);
-      if (!file) continue;
+      // an XML e-invoice has no page to show
+      if (!file || file.mimeType === 'application/xml') continue;
       if (file.mimeType === 'application/pdf') {
         images.push((await renderPdfPage(file, ref.page, pdf, signal)).toString('base64'));
         continue;

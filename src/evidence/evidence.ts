@@ -7,17 +7,20 @@
  */
 import type { Extraction } from '../extract/engine.js';
 import type { JsonSchema } from '../extract/json-schema.js';
-import type { Document } from '../document/document.js';
+import type { Document, WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { childPointer, valueAtPointer } from '../util/json-pointer.js';
 import { combineReadings, singleReadingConfidence } from './confidence.js';
 import { DocumentIndex } from './document-index.js';
 import { answerAmounts, valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
+import { comparePrinted, eInvoiceOrigin, E_INVOICE_CONFIDENCE, type EInvoiceEvidence } from './e-invoice.js';
 import { locate, type Location } from './locate.js';
 
 export interface ValueEvidence extends Partial<Location> {
   /** Probability that the value is right, 0..1. */
   confidence: number;
+  /** For a value read from an e-invoice's XML (source 'e-invoice'): its term, element, and what the printed page shows (file, page and box are where it is printed). */
+  eInvoice?: EInvoiceEvidence;
 }
 
 /** JSON Pointer -> evidence, in the answer's order. */
@@ -36,6 +39,12 @@ export interface EvidenceInput {
   schema: JsonSchema;
   /** The rules engine's finalized reading, when the answer came from another engine. */
   crossCheck?: Extraction;
+  /**
+   * When the Document holds an e-invoice: the rules engine's finalized
+   * reading of its printed pages alone (undefined when it has none, an XML
+   * file), to say whether page and XML agree.
+   */
+  printed?: Extraction;
 }
 
 /** Pointers of every leaf that holds a value (strings, numbers, booleans), in document order of the answer. */
@@ -53,6 +62,11 @@ export function buildEvidence(input: EvidenceInput): EvidenceReport {
   const features = new Map<string, ValueFeatures>();
   for (const { pointer, value } of leaves) {
     const source = input.answer.provenance.get(pointer);
+    const origin = source ? eInvoiceOrigin(source.words, input.document) : undefined;
+    if (source && origin) {
+      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input);
+      continue;
+    }
     const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
     const found = valueFeatures(pointer, value, source, agreement, context);
     features.set(pointer, found);
@@ -61,6 +75,21 @@ export function buildEvidence(input: EvidenceInput): EvidenceReport {
     evidence[pointer] = { ...(location ?? {}), confidence: Math.round(confidence * 1000) / 1000 };
   }
   return { evidence, features };
+}
+
+/** A value of the XML: its words' text, its term and element, and where (and whether) the printed pages show it. */
+function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput): ValueEvidence {
+  const xml = locate(words, input.document);
+  const compared = comparePrinted(pointer, value, input.printed, input.document);
+  const printedAt = compared.location;
+  const eInvoice: EInvoiceEvidence = { ...origin, printed: compared.printed, ...(compared.printed === 'differs' && printedAt ? { printedText: printedAt.text } : {}) };
+  return {
+    ...(printedAt ? { file: printedAt.file, page: printedAt.page, bbox: printedAt.bbox, ...(printedAt.boxes ? { boxes: printedAt.boxes } : {}) } : { file: xml?.file ?? 0 }),
+    text: xml?.text ?? String(value),
+    source: 'e-invoice',
+    confidence: E_INVOICE_CONFIDENCE[compared.printed],
+    eInvoice,
+  };
 }
 
 /** A language model's value weighed against the rules engine's reading of the same property. */

@@ -28,13 +28,15 @@ function presentedKey(headers: IncomingHttpHeaders, options: ApiKeyOptions): str
  */
 export function requireApiKey(apiKeys: string[], options: ApiKeyOptions = {}): RequestHandler {
   const expected = apiKeys.map(digest);
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const key = presentedKey(req.headers, options);
     const presented = key === undefined ? undefined : digest(key);
     let matched = false;
     for (const candidate of expected) {
       if (presented && timingSafeEqual(presented, candidate)) matched = true;
     }
+    // who is asking, as the digest of their key: jobs belong to it (http/jobs.ts)
+    if (matched) res.locals.caller = presented!.toString('hex');
     next(matched ? undefined : new AppError('unauthorized', 'Unauthorized'));
   };
 }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 interface BodyParserError {
@@ -45,9 +45,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    const status = appError?.status ?? 500;
-    const body: { error: string; details?: string[] } = { error: appError?.message ?? 'Internal server error' };
-    if (appError?.details) body.details = appError.details;
+    const { status, body } = errorAnswer(appError);
     if (appError?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     // Unread request bytes (e.g. a 401 before the body) must not be parsed as the next request.
     if (!req.complete) res.setHeader('Connection', 'close');

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Engine } from '../extract/engine.js';
 import type { OcrEngine } from '../ingest/ocr-choice.js';
+import type { JobsStatus } from '../jobs/create-jobs.js';
 import type { Admission } from './admission.js';
 
 export interface HealthDeps {
@@ -8,6 +9,8 @@ export interface HealthDeps {
   engine: Engine;
   admission: Admission;
   isShuttingDown: () => boolean;
+  /** The job queue: reported, but never a reason for not ready (POST /v1/ works without it). */
+  jobs?: () => JobsStatus;
 }
 
 /** /healthz: the process answers. /readyz: it can take work (OCR engine up, extraction engine ready, not draining). */
@@ -27,6 +30,7 @@ export function healthRoutes(deps: HealthDeps): Router {
       ocr,
       engine: { name: deps.engine.name, ...engine },
       requests: deps.admission.snapshot(),
+      ...(deps.jobs ? { jobs: deps.jobs() } : {}),
     });
   });
   return router;

@@ -14,8 +14,15 @@ const ROUTES = new Map<string, string>([
 ]);
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+const JOB_ROUTES: [RegExp, string][] = [
+  [/^\/v1\/jobs\/?$/, '/v1/jobs'],
+  [/^\/v1\/jobs\/[^/]+\/?$/, '/v1/jobs/{id}'],
+  [/^\/v1\/jobs\/[^/]+\/result\/?$/, '/v1/jobs/{id}/result'],
+];
+
 export function routeLabel(path: string): string {
-  return ROUTES.get(path) ?? (path.startsWith('/playground/') ? '/playground/*' : 'other');
+  const known = ROUTES.get(path) ?? JOB_ROUTES.find(([pattern]) => pattern.test(path))?.[1];
+  return known ?? (path.startsWith('/playground/') ? '/playground/*' : 'other');
 }
 
 /** Counts every request once its response is done (or the client left), by route, method and status. */

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
-import { requestSchema } from './request-schema.js';
+import { JOB_DESCRIPTIONS, JOB_SCHEMAS, jobPaths } from './openapi-jobs.js';
+import { jobRequestSchema, requestSchema } from './request-schema.js';
 import { ENGINE_HEADER, OCR_HEADER } from './v1.js';
 
 type JsonObject = Record<string, unknown>;
@@ -16,6 +17,8 @@ type JsonObject = Record<string, unknown>;
 export interface OpenApiOptions {
   /** Whether GET /metrics exists (METRICS=on). */
   metrics: boolean;
+  /** Whether the job routes exist (the API with a job queue). */
+  jobs?: boolean;
 }
 
 /** Descriptions for members of the request schema, by their JSON Pointer within it. */
@@ -25,12 +28,14 @@ const REQUEST_DESCRIPTIONS: Record<string, string> = {
     'JSON Schema (draft-07 or 2020-12) of the object to extract; its root must be an object. Only local $refs (#/...) are allowed. Descriptions guide the engine.',
   '/properties/contents': 'The documents, read together as one.',
   '/properties/contents/items/properties/filename': 'Optional name, used in error messages.',
-  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')}; the bytes must match it.`,
+  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')} (text/xml is read as application/xml); the bytes must match it. application/xml is an e-invoice without a page: CII (ZUGFeRD 1.0 CrossIndustryDocument, CrossIndustryInvoice of ZUGFeRD 2.x / Factur-X / XRechnung) or UBL 2.1 Invoice or CreditNote, at most MAX_XML_MB, without a DTD.`,
   '/properties/contents/items/properties/data': 'The file, standard or URL-safe base64; a data:<mime>;base64, prefix is accepted.',
   '/properties/options': 'How to extract; every member is optional and an unknown one is a 400.',
   '/properties/options/properties/dateOrder': 'How to read a numeric date like 03/04/2024: dmy, mdy, or auto (from the document); overrides DATE_ORDER.',
   '/properties/options/properties/evidence':
-    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence).',
+    'Answer {"data": <the object>, "evidence": {...}}: for every non-null value, where it was read (file, page, boxes, text, source, OCR confidence) and how sure docshape is of it (confidence). A value read from an e-invoice has source "e-invoice" and eInvoice: {term, name, path, attachment, printed: same | differs | not printed | no page, printedText}; file, page and boxes are then where the printed page shows the field.',
+  '/properties/options/properties/eInvoice':
+    'auto: read the e-invoice XML a PDF carries (ZUGFeRD, Factur-X, XRechnung; /Names /EmbeddedFiles or /AF) as a source of its own, before the printed pages; ignore: read only the visible pages (an XML file is then a 400). Overrides E_INVOICE (default auto).',
 };
 
 /** Follows an unescaped JSON Pointer made only of object keys; undefined where the schema has no such member. */
@@ -43,9 +48,9 @@ function memberAt(root: JsonObject, pointer: string): JsonObject | undefined {
 }
 
 /** The request schema as published: a copy of the validator's, with descriptions where it has none. */
-export function publishedRequestSchema(): JsonObject {
-  const schema = structuredClone(requestSchema) as unknown as JsonObject;
-  for (const [pointer, description] of Object.entries(REQUEST_DESCRIPTIONS)) {
+export function publishedRequestSchema(source: object = requestSchema, descriptions: Record<string, string> = REQUEST_DESCRIPTIONS): JsonObject {
+  const schema = structuredClone(source) as JsonObject;
+  for (const [pointer, description] of Object.entries(descriptions)) {
     const member = memberAt(schema, pointer);
     if (member && member.description === undefined) member.description = description;
   }
@@ -96,7 +101,7 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit.',
+      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML that is malformed, declares a DTD or is no e-invoice.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
     '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),
@@ -160,6 +165,10 @@ const readinessSchema = {
     ocr: { type: 'object', description: 'OCR workers: ready, workers, busy, queued, jobsDone.' },
     engine: { type: 'object', description: 'name, ready, detail, chosenBecause.' },
     requests: { type: 'object', description: 'Admission: active, queued and their limits.' },
+    jobs: {
+      type: 'object',
+      description: 'The job queue: queue (in-process or redis), durable (survives a restart, shared by replicas), available (jobs can be submitted now), problem. Never makes the service unready: POST /v1/ works without it.',
+    },
   },
 };
 
@@ -230,6 +239,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
         },
       },
     },
+    ...(options.jobs ? jobPaths(errorResponse, (extractionResponses(evidence) as Record<string, JsonObject>)['200']!) : {}),
     ...(options.metrics ? { '/metrics': metricsPath() } : {}),
     '/openapi.json': {
       get: {
@@ -258,7 +268,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
       description: 'Self-hosted document extraction: a JSON Schema and images/PDFs in, one schema-shaped JSON object out.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    tags: [{ name: 'extraction' }, { name: 'operations' }],
+    tags: [{ name: 'extraction' }, ...(options.jobs ? [{ name: 'jobs' }] : []), { name: 'operations' }],
     security: [{ ApiKey: [] }],
     paths,
     components: {
@@ -278,6 +288,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
           properties: { error: { type: 'string', description: 'What went wrong, naming the field.' }, details: { type: 'array', items: { type: 'string' } } },
         },
         Readiness: readinessSchema,
+        ...(options.jobs ? { JobRequest: publishedRequestSchema(jobRequestSchema, { ...REQUEST_DESCRIPTIONS, '': 'The body of POST /v1/, and where to call back and what to echo.', ...JOB_DESCRIPTIONS }), ...JOB_SCHEMAS } : {}),
         ...(evidence ? EVIDENCE_SCHEMAS : {}),
       },
     },

@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { DATE_ORDERS } from '../config.js';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
 import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
 import type { RequestOptions } from '../pipeline.js';
@@ -15,6 +15,7 @@ export interface ExtractionRequestBody {
 const OPTION_SCHEMAS: Record<keyof RequestOptions, object> = {
   dateOrder: { type: 'string', enum: DATE_ORDERS },
   evidence: { type: 'boolean' },
+  eInvoice: { type: 'string', enum: E_INVOICE_SETTINGS },
 };
 
 /** The request body's shape: Ajv validates requests with it and /openapi.json publishes it (one source). */
@@ -40,7 +41,32 @@ export const requestSchema = {
   },
 } as const;
 
-const validateRequest = new Ajv({ allErrors: true }).compile<ExtractionRequestBody>(requestSchema);
+/** Largest `metadata` of a job, as JSON: it is echoed back and sent in webhooks, not a place for documents. */
+export const MAX_METADATA_BYTES = 16 * 1024;
+
+/** POST /v1/jobs: the same body as POST /v1/, and where to call back and what to echo. */
+export const jobRequestSchema = {
+  ...requestSchema,
+  properties: {
+    ...requestSchema.properties,
+    webhook: {
+      type: 'object',
+      required: ['url'],
+      properties: { url: { type: 'string', maxLength: 2048 } },
+      additionalProperties: false,
+    },
+    metadata: { type: 'object' },
+  },
+} as const;
+
+export interface JobRequestBody extends ExtractionRequestBody {
+  webhook?: { url: string };
+  metadata?: Record<string, unknown>;
+}
+
+const ajv = new Ajv({ allErrors: true });
+const validateRequest = ajv.compile<ExtractionRequestBody>(requestSchema);
+const validateJobRequest = ajv.compile<JobRequestBody>(jobRequestSchema);
 
 /** "/contents/1/mimeType" -> "contents[1].mimeType" */
 export function fieldPath(pointer: string, extra?: string): string {
@@ -58,7 +84,9 @@ function describe(error: ErrorObject): string {
     case 'minItems':
       return `${fieldPath(error.instancePath)} must not be empty`;
     case 'additionalProperties':
-      return `${fieldPath(error.instancePath, String(error.params.additionalProperty))} is not a known option; the options are ${Object.keys(OPTION_SCHEMAS).join(', ')}`;
+      return error.instancePath === '/options'
+        ? `${fieldPath(error.instancePath, String(error.params.additionalProperty))} is not a known option; the options are ${Object.keys(OPTION_SCHEMAS).join(', ')}`
+        : `${fieldPath(error.instancePath, String(error.params.additionalProperty))} is not allowed`;
     case 'enum':
       return `${fieldPath(error.instancePath)} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     default:
@@ -66,9 +94,21 @@ function describe(error: ErrorObject): string {
   }
 }
 
-export function parseExtractionRequest(body: unknown): ExtractionRequestBody {
+function parseWith<T>(validate: ValidateFunction<T>, body: unknown): T {
   if (body === undefined || body === null) throw badRequest('request body is required: a JSON object with "schema" and "contents" (Content-Type: application/json)');
-  if (validateRequest(body)) return body;
-  const messages = [...new Set((validateRequest.errors ?? []).map(describe))];
+  if (validate(body)) return body;
+  const messages = [...new Set((validate.errors ?? []).map(describe))];
   throw badRequest(messages[0] ?? 'request body is invalid', messages.length > 1 ? messages : undefined);
+}
+
+export function parseExtractionRequest(body: unknown): ExtractionRequestBody {
+  return parseWith(validateRequest, body);
+}
+
+export function parseJobRequest(body: unknown): JobRequestBody {
+  const request = parseWith(validateJobRequest, body);
+  if (request.metadata !== undefined && Buffer.byteLength(JSON.stringify(request.metadata)) > MAX_METADATA_BYTES) {
+    throw badRequest(`metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON; it is echoed back and sent in webhooks`);
+  }
+  return request;
 }

@@ -67,10 +67,10 @@ function decodeInThread(job: DecodeJob): Promise<DecodedFile[]> {
 }
 
 /** decodeContents, in a worker thread when the contents hold OFF_THREAD_MIN_CHARS or more of base64. Same results, same 400s. */
-export async function decodeContentsOffThread(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'>): Promise<DecodedFile[]> {
+export async function decodeContentsOffThread(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'> & Partial<Pick<Limits, 'maxXmlBytes'>>): Promise<DecodedFile[]> {
   // the cheap refusals (not an array, too many files) and small requests stay on the loop
   if (!Array.isArray(contents) || contents.length === 0 || contents.length > limits.maxFiles || base64Chars(contents) < OFF_THREAD_MIN_CHARS) {
     return decodeContents(contents, limits);
   }
-  return withThreadSlot(() => decodeInThread({ contents, maxFiles: limits.maxFiles }));
+  return withThreadSlot(() => decodeInThread({ contents, maxFiles: limits.maxFiles, ...(limits.maxXmlBytes === undefined ? {} : { maxXmlBytes: limits.maxXmlBytes }) }));
 }

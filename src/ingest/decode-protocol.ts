@@ -4,6 +4,7 @@ import type { ContentItem, DecodedFile } from './decode.js';
 export interface DecodeJob {
   contents: ContentItem[];
   maxFiles: number;
+  maxXmlBytes?: number;
 }
 
 export type DecodeOutcome = { ok: true; files: DecodedFile[] } | { ok: false; badRequest: string } | { ok: false; fault: string };

@@ -14,11 +14,11 @@ function ownBuffer(bytes: Buffer): Buffer {
   return Buffer.from(new Uint8Array(bytes));
 }
 
-const { contents, maxFiles } = workerData as DecodeJob;
+const { contents, maxFiles, maxXmlBytes } = workerData as DecodeJob;
 let outcome: DecodeOutcome;
 let transfer: ArrayBuffer[] = [];
 try {
-  const files: DecodedFile[] = decodeContents(contents, { maxFiles }).map((file) => ({ ...file, bytes: ownBuffer(file.bytes) }));
+  const files: DecodedFile[] = decodeContents(contents, { maxFiles, ...(maxXmlBytes === undefined ? {} : { maxXmlBytes }) }).map((file) => ({ ...file, bytes: ownBuffer(file.bytes) }));
   transfer = files.map((file) => file.bytes.buffer as ArrayBuffer);
   outcome = { ok: true, files };
 } catch (error) {

@@ -1,5 +1,6 @@
-import type { Limits } from '../config.js';
+import { DEFAULT_MAX_XML_MB, type Limits } from '../config.js';
 import { badRequest } from '../errors.js';
+import { looksLikeXml } from './einvoice/sniff.js';
 
 /** One entry of the request's `contents` array, as sent by the caller. */
 export interface ContentItem {
@@ -17,11 +18,13 @@ export interface DecodedFile {
   bytes: Buffer;
 }
 
-export const SUPPORTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf'] as const;
+/** application/xml: an e-invoice without a page (CII or UBL XML, ingest/einvoice/). */
+export const SUPPORTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf', 'application/xml'] as const;
 export type SupportedMimeType = (typeof SUPPORTED_MIME_TYPES)[number];
 
 /** Common spellings that clearly mean a supported type. */
-const MIME_ALIASES: Record<string, SupportedMimeType> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
+const MIME_ALIASES: Record<string, SupportedMimeType> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'text/xml': 'application/xml' };
+
 
 /** How far into a file `%PDF-` may start: readers accept leading junk (e.g. a mail header) within 1 KB. */
 const PDF_HEADER_WINDOW = 1024;
@@ -51,6 +54,7 @@ const FILE_KINDS: FileKind[] = [
     mimeType: 'application/pdf',
     matches: (b) => b.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-', 0, 'latin1'),
   },
+  { label: 'an XML file', mimeType: 'application/xml', matches: looksLikeXml },
   { label: 'a TIFF image', matches: (b) => startsWith(b, 'II*\0') || startsWith(b, 'MM\0*') },
   { label: 'a BMP image', matches: (b) => startsWith(b, 'BM') && b.length > 14 },
   { label: 'a HEIC/AVIF image', matches: (b) => startsWith(b, 'ftyp', 4) },
@@ -187,13 +191,21 @@ function checkSignature(bytes: Buffer, mimeType: SupportedMimeType, index: numbe
   );
 }
 
-function decodeItem(item: unknown, index: number): DecodedFile {
+function decodeItem(item: unknown, index: number, maxXmlBytes: number): DecodedFile {
   if (!isRecord(item)) throw badRequest(`contents[${index}] must be an object with mimeType and data`);
   const mimeType = readMimeType(item, index);
   const filename = readFilename(item, index);
   const bytes = decodeBase64(item.data, mimeType, index);
   checkSignature(bytes, mimeType, index);
+  // parsing XML grows with its size, and an e-invoice is some kilobytes: its own limit, far below the body's
+  if (mimeType === 'application/xml' && bytes.length > maxXmlBytes) {
+    throw badRequest(`${field(index, 'data')} is ${megabytes(bytes.length)} MB of XML; the limit is ${megabytes(maxXmlBytes)} MB (MAX_XML_MB)`);
+  }
   return { index, filename, mimeType, bytes };
+}
+
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / 1024 ** 2) * 10) / 10);
 }
 
 /**
@@ -201,10 +213,11 @@ function decodeItem(item: unknown, index: number): DecodedFile {
  * field) anything that is not strict base64 of a supported file whose bytes
  * match its declared mimeType.
  */
-export function decodeContents(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'>): DecodedFile[] {
+export function decodeContents(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'> & Partial<Pick<Limits, 'maxXmlBytes'>>): DecodedFile[] {
   if (!Array.isArray(contents) || contents.length === 0) throw badRequest('contents must be a non-empty array');
   if (contents.length > limits.maxFiles) {
     throw badRequest(`contents has ${contents.length} files; the limit is ${limits.maxFiles} files per request (MAX_FILES)`);
   }
-  return contents.map((item: unknown, index) => decodeItem(item, index));
+  const maxXmlBytes = limits.maxXmlBytes ?? DEFAULT_MAX_XML_MB * 1024 ** 2;
+  return contents.map((item: unknown, index) => decodeItem(item, index, maxXmlBytes));
 }

@@ -1,4 +1,4 @@
-import type { Limits } from '../config.js';
+import { DEFAULT_MAX_XML_MB, type EInvoiceSetting, type Limits } from '../config.js';
 import { badRequest } from '../errors.js';
 import { mapConcurrent } from '../util/map-concurrent.js';
 import type { DecodedFile } from './decode.js';
@@ -14,7 +14,7 @@ import type { GreyRaster } from '../document/raster.js';
 export interface IngestDeps {
   pdf: PdfProcessor;
   ocr: OcrEngine;
-  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxWordsPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'>;
+  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxWordsPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'> & Partial<Pick<Limits, 'maxXmlBytes'>>;
   /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
   ocrConcurrency: number;
 }
@@ -25,10 +25,20 @@ export interface IngestStats {
   ocrPages: number;
   /** Pages with no text at all (after OCR where it ran). */
   emptyPages: number;
+  /** E-invoices read (a PDF's attachment or an XML file), each a page of its own. */
+  eInvoicePages: number;
   /** Wall-clock ms spent in pdf.js and image decoding (parse, text layer, render). */
   decodeMs: number;
   /** Wall-clock ms spent waiting for OCR. */
   ocrMs: number;
+}
+
+/** What the request asks of ingestion. */
+export interface IngestOptions {
+  /** 'auto': a PDF's e-invoice attachment becomes a page of its own (ingest/einvoice/); 'ignore': only the visible pages are read. */
+  eInvoice: EInvoiceSetting;
+  /** Progress for asynchronous jobs (jobs/): pages read so far, out of the request's. */
+  onPages?: PagesRead;
 }
 
 export interface IngestResult {
@@ -62,13 +72,21 @@ class PageBudget {
   }
 }
 
-async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats): Promise<PendingPage[]> {
+function maxXmlBytes(deps: IngestDeps): number {
+  return deps.limits.maxXmlBytes ?? DEFAULT_MAX_XML_MB * 1024 ** 2;
+}
+
+async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions): Promise<PendingPage[]> {
   const started = performance.now();
-  const inspection = await deps.pdf.inspect(file, Math.max(1, budget.remaining()), signal, words.remaining());
+  const lookup = options.eInvoice === 'auto' ? { maxXmlBytes: maxXmlBytes(deps) } : undefined;
+  const inspection = await deps.pdf.inspect(file, Math.max(1, budget.remaining()), signal, words.remaining(), lookup);
   stats.decodeMs += performance.now() - started;
   budget.take(inspection.pageCount, file);
   for (const page of inspection.pages) words.take(page.lines, file);
-  return inspection.pages.map((page): PendingPage => {
+  // the e-invoice's page is no page of the PDF: it counts against the words, not the pages
+  const eInvoice: PendingPage[] = inspection.eInvoice ? [{ kind: 'ready', page: inspection.eInvoice }] : [];
+  for (const page of eInvoice) if (page.kind === 'ready') words.take(page.page.lines, file);
+  return [...inspection.pages.map((page): PendingPage => {
     if (!page.needsOcr) return { kind: 'ready', page: { index: page.index, width: page.width, height: page.height, source: page.lines.length > 0 ? 'text-layer' : 'empty', lines: page.lines } };
     return {
       kind: 'raster',
@@ -82,7 +100,19 @@ async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: Page
         }
       },
     };
-  });
+  }), ...eInvoice];
+}
+
+/** An e-invoice sent as XML: its one page, read on a worker thread. */
+async function pendingXmlPages(file: DecodedFile, deps: IngestDeps, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions): Promise<PendingPage[]> {
+  if (options.eInvoice === 'ignore') {
+    throw badRequest(`contents[${file.index}] is an XML e-invoice, which has no visible page to read with options.eInvoice "ignore"; send its PDF or use "auto"`);
+  }
+  const started = performance.now();
+  const page = await deps.pdf.readEInvoiceXml(file, signal);
+  stats.decodeMs += performance.now() - started;
+  words.take(page.lines, file);
+  return [{ kind: 'ready', page }];
 }
 
 /**
@@ -128,13 +158,17 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
   return isIdentity(toInput) ? repairedPage : { ...repairedPage, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 
+/** Told the pages read so far and the pages of the request, once the files are open and as each OCR page is read. */
+export type PagesRead = (done: number, total: number) => void;
+
 /**
  * Turns decoded files into one Document. Text-layer PDF pages never touch
  * OCR; scanned PDF pages and image frames are rasterised and OCRed, at most
  * `ocrConcurrency` at a time across the whole request.
  */
-export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal: AbortSignal): Promise<IngestResult> {
-  const stats: IngestStats = { textLayerPages: 0, ocrPages: 0, emptyPages: 0, decodeMs: 0, ocrMs: 0 };
+export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal: AbortSignal, options: IngestOptions = { eInvoice: 'auto' }): Promise<IngestResult> {
+  const stats: IngestStats = { textLayerPages: 0, ocrPages: 0, emptyPages: 0, eInvoicePages: 0, decodeMs: 0, ocrMs: 0 };
+  const { onPages } = options;
   const budget = new PageBudget(deps.limits.maxPagesPerRequest);
   const words = new WordBudget(deps.limits.maxWordsPerRequest);
   const pendingByFile: PendingPage[][] = [];
@@ -142,13 +176,22 @@ export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal
     signal.throwIfAborted();
     pendingByFile.push(
       file.mimeType === 'application/pdf'
-        ? await pendingPdfPages(file, deps, budget, words, signal, stats)
-        : await pendingImagePages(file, deps, budget, stats),
+        ? await pendingPdfPages(file, deps, budget, words, signal, stats, options)
+        : file.mimeType === 'application/xml'
+          ? await pendingXmlPages(file, deps, words, signal, stats, options)
+          : await pendingImagePages(file, deps, budget, stats),
     );
   }
 
   const ocrJobs = pendingByFile.flat().filter((p): p is Extract<PendingPage, { kind: 'raster' }> => p.kind === 'raster');
-  const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, (job) => ocrPage(job, deps, signal, stats));
+  const pagesTotal = pendingByFile.reduce((sum, pages) => sum + pages.length, 0);
+  let pagesDone = pagesTotal - ocrJobs.length;
+  onPages?.(pagesDone, pagesTotal);
+  const ocrResults = await mapConcurrent(ocrJobs, deps.ocrConcurrency, async (job) => {
+    const page = await ocrPage(job, deps, signal, stats);
+    onPages?.(++pagesDone, pagesTotal);
+    return page;
+  });
   const ocrPageByJob = new Map(ocrJobs.map((job, i) => [job, ocrResults[i] as Page]));
   files.forEach((file, fileIndex) => {
     for (const pending of pendingByFile[fileIndex] ?? []) if (pending.kind === 'raster') words.take(ocrPageByJob.get(pending)!.lines, file);
@@ -164,5 +207,6 @@ export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal
   stats.textLayerPages = allPages.filter((page) => page.source === 'text-layer').length;
   stats.ocrPages = ocrJobs.length;
   stats.emptyPages = allPages.filter((page) => page.source === 'empty').length;
+  stats.eInvoicePages = allPages.filter((page) => page.source === 'e-invoice').length;
   return { document: { files: documentFiles }, stats };
 }

@@ -33,8 +33,17 @@ export interface LayoutText {
   words: PlacedWord[];
 }
 
-export function pageMarker(fileIndex: number, filename: string, pageIndex: number): string {
-  return `--- file ${fileIndex + 1} (${filename}), page ${pageIndex + 1} ---`;
+/** "--- file 1 (a.pdf), page 2 ---"; an e-invoice page says what it is: the XML's values, which are exact. */
+export function pageMarker(fileIndex: number, filename: string, page: Pick<Page, 'index' | 'source' | 'eInvoice'>): string {
+  const file = `file ${fileIndex + 1} (${filename})`;
+  if (page.source !== 'e-invoice') return `--- ${file}, page ${page.index + 1} ---`;
+  const from = page.eInvoice?.attachment ? `the e-invoice XML it carries (${page.eInvoice.attachment}, ${page.eInvoice.standard})` : `its e-invoice XML (${page.eInvoice?.standard ?? 'CII or UBL'})`;
+  return `--- ${file}, e-invoice: the values of ${from}, exact; where a printed page shows another value, this one is right ---`;
+}
+
+/** A file's pages in the order the engines read them: its e-invoice first (the exact values), then the printed pages. */
+export function readingOrder<T extends Pick<Page, 'source'>>(pages: readonly T[]): T[] {
+  return [...pages.filter((page) => page.source === 'e-invoice'), ...pages.filter((page) => page.source !== 'e-invoice')];
 }
 
 function estimateCharWidth(page: Page): number {
@@ -123,9 +132,9 @@ export function renderPageText(page: Page, fileIndex: number): LayoutText {
 export function renderLayoutText(document: Document): LayoutText {
   const out = new LayoutWriter();
   for (const file of document.files) {
-    for (const page of file.pages) {
+    for (const page of readingOrder(file.pages)) {
       if (out.text !== '') out.append('\n');
-      out.append(pageMarker(file.index, file.filename, page.index));
+      out.append(pageMarker(file.index, file.filename, page));
       // An empty page is just its marker: a placeholder sentence would be read as document text.
       const beforeText = out.text.length;
       out.append('\n');

@@ -3,6 +3,7 @@
  * apart from both so that neither imports the other.
  */
 import type { Line, Word } from '../document/document.js';
+import type { PackedPage } from './document-pack.js';
 
 export interface PdfTextPage {
   /** 0-based page index. */
@@ -25,8 +26,9 @@ interface PdfTaskBase {
 }
 
 export type PdfTask =
-  | (PdfTaskBase & { kind: 'inspect'; maxPages: number; maxWords: number })
-  | (PdfTaskBase & { kind: 'render'; pageIndex: number; dpi: number; maxPixels: number });
+  | (PdfTaskBase & { kind: 'inspect'; maxPages: number; maxWords: number; eInvoice?: { maxXmlBytes: number } })
+  | (PdfTaskBase & { kind: 'render'; pageIndex: number; dpi: number; maxPixels: number })
+  | { kind: 'e-invoice-xml'; bytes: Uint8Array };
 
 export type PdfFailure =
   | { kind: 'encrypted' }
@@ -34,7 +36,9 @@ export type PdfFailure =
   | { kind: 'too_many_pages'; pageCount: number; maxPages: number }
   | { kind: 'too_many_words'; pageIndex: number; maxWords: number }
   | { kind: 'no_such_page'; pageIndex: number; pageCount: number }
-  | { kind: 'stream_too_large'; objectNumber?: number; limit: number };
+  | { kind: 'stream_too_large'; objectNumber?: number; limit: number }
+  | { kind: 'xml_unreadable'; reason: string }
+  | { kind: 'not_an_e_invoice'; root: string };
 
 export type PdfOutcome<T> = { ok: true; value: T } | { ok: false; failure: PdfFailure };
 
@@ -53,5 +57,12 @@ export interface PackedTextPage extends Omit<PdfTextPage, 'words' | 'lines'> {
 export interface PackedInspection {
   pageCount: number;
   pages: PackedTextPage[];
+  /** The e-invoice the PDF carries, as the page after its printed ones (ingest/einvoice/), when asked for and found. */
+  eInvoice?: PackedPage;
+}
+
+/** An e-invoice XML file read: its one page. */
+export interface PackedEInvoice {
+  page: PackedPage;
 }
 

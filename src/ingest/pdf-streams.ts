@@ -62,7 +62,7 @@ function ownDictionary(window: string): { text: string; objectNumber?: number } 
   return { text: window.slice(last.index + last[0].length), objectNumber: Number(last[1]) };
 }
 
-function filtersOf(dictionary: string): string[] {
+export function filtersOf(dictionary: string): string[] {
   const match = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]()]+)/.exec(dictionary);
   if (!match) return [];
   return [...match[1]!.matchAll(/\/([^\s/<>[\]()]+)/g)].map((name) => name[1]!);
@@ -260,11 +260,19 @@ export async function decodedPrefix(data: Buffer, filters: string[], limit: numb
   return bytes;
 }
 
-/** The first stream (not an image or attachment; a font program has a wider limit) that decodes to more than `maxBytes`, if any. */
-export async function findOversizedStream(pdf: Uint8Array, maxBytes: number): Promise<OversizedStream | undefined> {
+/** Every stream of the raw bytes with the dictionary of its own object (and that object's number, when written). */
+export function* streamsOf(pdf: Uint8Array): Generator<{ dictionary: string; objectNumber?: number; data: Buffer }> {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   for (const raw of rawStreams(bytes)) {
     const { text, objectNumber } = ownDictionary(raw.dictionary);
+    yield { dictionary: text, ...(objectNumber === undefined ? {} : { objectNumber }), data: raw.data };
+  }
+}
+
+/** The first stream (not an image or attachment; a font program has a wider limit) that decodes to more than `maxBytes`, if any. */
+export async function findOversizedStream(pdf: Uint8Array, maxBytes: number): Promise<OversizedStream | undefined> {
+  for (const raw of streamsOf(pdf)) {
+    const { dictionary: text, objectNumber } = raw;
     const limit = limitFor(text, maxBytes);
     if (limit === undefined) continue;
     const decoded = await decodedPrefix(raw.data, filtersOf(text), limit, text);

@@ -1,6 +1,8 @@
 /**
  * Piscina worker: every pdf.js call happens here, because pdf.js parses and
- * renders on the calling thread in Node and would block the event loop.
+ * renders on the calling thread in Node and would block the event loop; so
+ * does reading e-invoice XML (a PDF's attachment or a file of its own,
+ * einvoice/), whose parsing grows with the bytes.
  * Failures are returned as data (PdfFailure), not thrown: AppError's class
  * identity does not survive the thread boundary, so pdf.ts maps them.
  */
@@ -15,7 +17,12 @@ import { groupWordsIntoLines } from './lines.js';
 import { findOversizedStream } from './pdf-streams.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from '../document/raster.js';
-import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import { packPage as packDocumentPage, type PackedPage } from './document-pack.js';
+import { findEInvoice, scanEmbeddedFiles, type ScannedEmbeddedFiles } from './pdf-attachments.js';
+import { eInvoicePage } from './einvoice/page.js';
+import { readEInvoiceXml } from './einvoice/read.js';
+import { XmlProblem } from './einvoice/xml.js';
 
 const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
@@ -88,7 +95,7 @@ function packPage({ lines, ...page }: Omit<PdfTextPage, 'words'>): PackedTextPag
   return { ...page, texts: words.map((word) => word.text).join(' '), boxes, lineLengths: Uint32Array.from(lines, (line) => line.words.length) };
 }
 
-async function inspect(doc: PDFDocumentProxy, maxPages: number, maxWords: number): Promise<PdfOutcome<PackedInspection>> {
+async function inspect(doc: PDFDocumentProxy, maxPages: number, maxWords: number, embedded?: { scanned: ScannedEmbeddedFiles; maxXmlBytes: number }): Promise<PdfOutcome<PackedInspection>> {
   const pageCount = doc.numPages;
   if (pageCount === 0) return { ok: false, failure: { kind: 'unreadable', reason: 'it has no pages' } };
   if (pageCount > maxPages) return { ok: false, failure: { kind: 'too_many_pages', pageCount, maxPages } };
@@ -100,7 +107,28 @@ async function inspect(doc: PDFDocumentProxy, maxPages: number, maxWords: number
     if (words > maxWords) return { ok: false, failure: { kind: 'too_many_words', pageIndex: index, maxWords } };
     pages.push(packPage(page));
   }
-  return { ok: true, value: { pageCount, pages } };
+  const found = embedded ? await findEInvoice(embedded.scanned, doc, embedded.maxXmlBytes) : undefined;
+  const eInvoice = found ? eInvoicePage(found.invoice, pageCount, found.attachment) : undefined;
+  return { ok: true, value: { pageCount, pages, ...(eInvoice ? { eInvoice: packDocumentPage(eInvoice) } : {}) } };
+}
+
+/** An XML file: its e-invoice as one page, or why it is none. */
+function readXmlFile(bytes: Uint8Array): PdfOutcome<PackedEInvoice> {
+  try {
+    const reading = readEInvoiceXml(bytes);
+    if (reading.kind === 'other') return { ok: false, failure: { kind: 'not_an_e_invoice', root: reading.root } };
+    const page = eInvoicePage(reading.invoice, 0);
+    if (!page) return { ok: false, failure: { kind: 'xml_unreadable', reason: 'it holds none of the business terms docshape reads (invoice number, dates, parties, totals, lines)' } };
+    return { ok: true, value: { page: packDocumentPage(page) } };
+  } catch (error) {
+    if (error instanceof XmlProblem) return { ok: false, failure: { kind: 'xml_unreadable', reason: error.message } };
+    throw error;
+  }
+}
+
+/** The typed arrays of a packed page, handed over without a copy. */
+function buffersOf(page: PackedPage): ArrayBufferLike[] {
+  return [page.lengths.buffer, page.boxes.buffer, page.confidences.buffer, page.weakest.buffer, page.sources.buffer];
 }
 
 // ---------------------------------------------------------------------------
@@ -198,19 +226,27 @@ function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T 
   return move(new Transferred(value, buffers)) as unknown as T;
 }
 
-async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster>> {
+async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>> {
+  if (task.kind === 'e-invoice-xml') {
+    const outcome = readXmlFile(task.bytes);
+    return transferred(outcome, outcome.ok ? buffersOf(outcome.value.page) : []);
+  }
   // before pdf.js sees the file: it would decode the whole stream and a few dozen bytes per character of it
   const oversized = await findOversizedStream(task.bytes, task.maxStreamBytes);
   if (oversized) return { ok: false, failure: { kind: 'stream_too_large', objectNumber: oversized.objectNumber, limit: oversized.limit } };
   if (task.kind === 'inspect') {
-    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords));
-    return transferred(outcome, outcome.ok ? outcome.value.pages.map((page) => page.boxes.buffer) : []);
+    // attachments are scanned before pdf.js takes the bytes over
+    const { eInvoice } = task;
+    const embedded = eInvoice ? { scanned: await scanEmbeddedFiles(task.bytes, eInvoice.maxXmlBytes), maxXmlBytes: eInvoice.maxXmlBytes } : undefined;
+    const outcome = await withDocument(task.bytes, (doc) => inspect(doc, task.maxPages, task.maxWords, embedded));
+    const buffers = outcome.ok ? [...outcome.value.pages.map((page) => page.boxes.buffer), ...(outcome.value.eInvoice ? buffersOf(outcome.value.eInvoice) : [])] : [];
+    return transferred(outcome, buffers);
   }
   const outcome = await withDocument(task.bytes, (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));
   return transferred(outcome, outcome.ok ? [outcome.value.data.buffer] : []);
 }
 
-export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster>> {
+export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>> {
   try {
     return await runTask(task);
   } catch (error) {

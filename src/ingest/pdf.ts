@@ -5,7 +5,10 @@ import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
-import type { PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import { unpackPage as unpackDocumentPage } from './document-pack.js';
+import type { Page } from '../document/document.js';
+import { E_INVOICE_ROOTS } from './einvoice/read.js';
 import type { GreyRaster } from '../document/raster.js';
 import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
 
@@ -14,6 +17,13 @@ export type { PdfTextPage } from './pdf-protocol.js';
 export interface PdfInspection {
   pageCount: number;
   pages: PdfTextPage[];
+  /** The e-invoice the PDF carries, as a page after its printed ones (when asked for and found). */
+  eInvoice?: Page;
+}
+
+/** Reading a PDF's e-invoice attachment: asked for with the most bytes an attachment may decode to (MAX_XML_MB). */
+export interface EInvoiceLookup {
+  maxXmlBytes: number;
 }
 
 export interface PdfProcessorOptions {
@@ -60,6 +70,10 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
       return badRequest(
         `${dataField(file)}: PDF has a stream${failure.objectNumber === undefined ? '' : ` (object ${failure.objectNumber})`} that decompresses to more than ${megabytes(failure.limit)} MB, the limit for one stream (MAX_PDF_STREAM_MB)`,
       );
+    case 'xml_unreadable':
+      return badRequest(`${dataField(file)}: XML cannot be read: ${failure.reason}`);
+    case 'not_an_e_invoice':
+      return badRequest(`${dataField(file)} is XML with the root element ${failure.root}, not an e-invoice; docshape reads ${E_INVOICE_ROOTS}`);
     case 'no_such_page':
       return new AppError('internal', `${dataField(file)}: page index ${failure.pageIndex} is outside the PDF's ${failure.pageCount} pages`);
   }
@@ -84,7 +98,7 @@ function unpackPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): Pdf
 
 /**
  * Reads PDFs with pdf.js in a pool of worker threads, so a large or hostile
- * PDF never blocks the event loop. Every task gets its own copy of the file
+ * PDF never blocks the event loop; e-invoice XML is parsed on the same threads. Every task gets its own copy of the file
  * and opens the document afresh; nothing is cached between tasks.
  */
 export class PdfProcessor {
@@ -111,15 +125,22 @@ export class PdfProcessor {
    * Page count, text-layer words per page and which pages need OCR. Rejects (400) PDFs over maxPages before
    * reading any page, and over maxWords words of text as soon as they pass it.
    */
-  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal, maxWords = Infinity): Promise<PdfInspection> {
-    const packed = await this.run<PackedInspection>(file, { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxStreamBytes: this.options.maxStreamBytes, maxPages, maxWords }, signal);
+  async inspect(file: DecodedFile, maxPages: number, signal?: AbortSignal, maxWords = Infinity, eInvoice?: EInvoiceLookup): Promise<PdfInspection> {
+    const task: PdfTask = { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxStreamBytes: this.options.maxStreamBytes, maxPages, maxWords, ...(eInvoice ? { eInvoice } : {}) };
+    const packed = await this.run<PackedInspection>(file, task, signal);
     const pages: PdfTextPage[] = [];
     for (const page of packed.pages) {
       // a turn for other requests between pages: unpacking a dense page takes the event loop tens of milliseconds
       await new Promise((resolve) => setImmediate(resolve));
       pages.push(unpackPage(page));
     }
-    return { pageCount: packed.pageCount, pages };
+    return { pageCount: packed.pageCount, pages, ...(packed.eInvoice ? { eInvoice: unpackDocumentPage(packed.eInvoice) } : {}) };
+  }
+
+  /** An e-invoice XML file (CII or UBL) as its one page; a 400 for XML that is broken, hostile (a DTD) or no e-invoice. */
+  async readEInvoiceXml(file: DecodedFile, signal?: AbortSignal): Promise<Page> {
+    const packed = await this.run<PackedEInvoice>(file, { kind: 'e-invoice-xml', bytes: new Uint8Array(file.bytes) }, signal);
+    return unpackDocumentPage(packed.page);
   }
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */
@@ -154,7 +175,7 @@ export class PdfProcessor {
           cause: error,
         });
       }
-      throw new AppError('internal', `${dataField(file)}: PDF processing failed`, { cause: error });
+      throw new AppError('internal', `${dataField(file)}: ${file.mimeType === 'application/pdf' ? 'PDF' : 'XML'} processing failed`, { cause: error });
     } finally {
       this.inFlight--;
     }

@@ -19,6 +19,8 @@ export interface MetricsSources {
   admission: { snapshot(): { active: number; queued: number; maxActive: number; maxQueued: number } };
   /** Worker pools by name ("ocr", "pdf"). */
   pools: Record<string, { status(): { workers: number; busy: number; queued: number } }>;
+  /** The job queue (all replicas), when jobs are served. */
+  jobs?: { counts(): Promise<{ queued: number; running: number }> };
 }
 
 export interface ServiceMetricsOptions {
@@ -45,6 +47,9 @@ export class ServiceMetrics {
   private readonly promptTokens: Counter<'engine'>;
   private readonly outputTokens: Counter<'engine'>;
   private readonly queueWait: Histogram<'outcome'>;
+  private readonly jobsTotal: Counter<'outcome'>;
+  private readonly jobWait: Histogram;
+  private readonly jobRun: Histogram<'outcome'>;
 
   constructor(private readonly options: ServiceMetricsOptions) {
     const registers = [this.registry];
@@ -126,6 +131,25 @@ export class ServiceMetrics {
       buckets: [0, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
+    this.jobsTotal = new Counter({
+      name: 'docshape_jobs_total',
+      help: 'Jobs that ended, by outcome (succeeded, failed, canceled), counted by the process that ended them',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.jobWait = new Histogram({
+      name: 'docshape_job_queue_wait_seconds',
+      help: 'Time from a job\'s submit to the start of its run (queue wait), per run started in this process',
+      buckets: [0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1, 5, 30, 60, 300, 1800, 3600],
+      registers,
+    });
+    this.jobRun = new Histogram({
+      name: 'docshape_job_run_seconds',
+      help: 'Time a job ran in this process, by outcome (succeeded, failed)',
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS.concat([300, 900, 1800]),
+      registers,
+    });
   }
 
   /** Gauges read from the live objects at scrape time. */
@@ -158,6 +182,25 @@ export class ServiceMetrics {
         this.set({ kind: 'queued' }, snapshot.maxQueued);
       },
     });
+    const jobs = sources.jobs;
+    if (jobs) {
+      new Gauge({
+        name: 'docshape_jobs',
+        help: 'Jobs in the queue now, by state (queued, running): the whole queue, the same from every replica (use max, not sum)',
+        labelNames: ['state'],
+        registers,
+        async collect() {
+          try {
+            const { queued, running } = await jobs.counts();
+            this.set({ state: 'queued' }, queued);
+            this.set({ state: 'running' }, running);
+          } catch {
+            // the queue is unreachable: no value rather than a wrong one
+            this.reset();
+          }
+        },
+      });
+    }
     const readPools = () => Object.entries(sources.pools).map(([pool, source]) => ({ pool, ...source.status() }));
     new Gauge({
       name: 'docshape_workers',
@@ -212,6 +255,17 @@ export class ServiceMetrics {
 
   observeQueueWait(ms: number, admitted: boolean): void {
     this.queueWait.observe({ outcome: admitted ? 'admitted' : 'rejected' }, ms / 1000);
+  }
+
+  /** A job run started after `queuedMs` in the queue. */
+  observeJobStart(queuedMs: number): void {
+    this.jobWait.observe(queuedMs / 1000);
+  }
+
+  /** A job ended; `runMs` is null for one canceled before it ran here. */
+  observeJobEnd(outcome: 'succeeded' | 'failed' | 'canceled', runMs: number | null): void {
+    this.jobsTotal.inc({ outcome });
+    if (runMs !== null && outcome !== 'canceled') this.jobRun.observe({ outcome }, runMs / 1000);
   }
 
   observeEngineCall(engine: string, outcome: string, seconds: number): void {

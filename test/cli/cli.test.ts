@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { makeCorruptPng, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf, makeTextPdf } from '../fixtures/pdfs.js';
-import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+import type { Engine } from '../../src/extract/engine.js';
+import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
+import { silentLogger } from '../../src/logger.js';
+import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 const ENV = { PATH: process.env.PATH ?? '', EXTRACTOR: 'rules', OCR_WORKERS: '1', PDF_WORKERS: '1' };
@@ -250,6 +253,64 @@ describe('docshape extract (the command line)', function () {
       expect(result.code).to.equal(2);
       expect(result.stderr).to.match(/refused the API key \(401/);
       expect(result.stdout).to.equal('');
+    });
+  });
+
+  describe('--async: every file a job of the service, resumable', () => {
+    let server: RunningServer;
+    let jobs: JobsRuntime;
+    let openGate: () => void = () => undefined;
+    before(async () => {
+      const shared = await sharedServices();
+      const gate = new Promise<void>((resolve) => (openGate = resolve));
+      // the engine waits for the test: the jobs stay unfinished while the first run is interrupted
+      const engine: Engine = Object.assign(Object.create(shared.engine) as Engine, { extract: async (input: Parameters<Engine['extract']>[0]) => (await gate, shared.engine.extract(input)) });
+      jobs = await startJobs(testConfig(), silentLogger());
+      server = await startTestServer({ ...shared, engine }, {}, { jobs });
+    });
+    after(async () => {
+      openGate();
+      await server.close();
+      await jobs.close(0);
+      await closeSharedServices();
+    });
+
+    it('submits every file, leaves the jobs running on Ctrl-C, and a second run collects them without submitting again', async () => {
+      const args = ['extract', '-s', 'schema.json', '--async', '--out', 'async-out', '--jsonl', '--url', server.url, '--api-key', TEST_API_KEY, 'docs'];
+      const journal = join(dir, 'async-out/.docshape-jobs.jsonl');
+      const submitted = () => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((line) => line.includes('"id"')).length : 0);
+      const first = start(args, dir);
+      await first.stderrShows('as jobs of');
+      for (let i = 0; i < 400 && submitted() < 4; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      first.kill('SIGINT');
+      const interrupted = await first.done;
+      expect(interrupted.code, interrupted.stderr).to.equal(130);
+      expect(interrupted.stderr).to.match(/the jobs go on on the service: run the same command again/);
+      expect(submitted()).to.equal(4);
+      const counts = await jobs.jobs.counts();
+      expect(counts.queued + counts.running).to.equal(4);
+
+      openGate();
+      const second = await run(args, dir);
+      expect(second.code, second.stderr).to.equal(1);
+      expect(submitted()).to.equal(4); // the same four jobs, collected
+      const local = await run(['extract', '-s', 'schema.json', '--jsonl', 'docs'], dir);
+      expect(jsonLines(second.stdout).map(({ file, status, result, error }) => ({ file, status, result, error }))).to.deep.equal(
+        jsonLines(local.stdout).map(({ file, status, result, error }) => ({ file, status, result, error })),
+      );
+      expect(readJson(join(dir, 'async-out/2024/invoice.pdf.json')).invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+
+      // a third run writes nothing again, and submits the one that failed anew (it fails again: its pixels are garbage)
+      const third = await run(args, dir);
+      expect(third.code).to.equal(1);
+      expect(submitted()).to.equal(5);
+      expect(jsonLines(third.stdout).map((line) => [line.file, line.httpStatus])).to.deep.equal([['docs/broken.png', 400]]);
+    });
+
+    it('--async needs --url and --out', async () => {
+      const result = await run(['extract', '-s', 'schema.json', '--async', '--jsonl', '--url', server.url, 'docs'], dir);
+      expect(result.code).to.equal(2);
+      expect(result.stderr).to.match(/--async needs --url .* and --out/);
     });
   });
 

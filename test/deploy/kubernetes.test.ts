@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
+import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
@@ -20,6 +22,7 @@ import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClai
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { loadConfig } from '../../src/config.js';
+import { WAITING_LIST } from '../../src/jobs/create-jobs.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DIR = join(ROOT, 'deploy', 'kubernetes');
@@ -32,6 +35,8 @@ interface Validatable {
 /** The kinds these manifests use, by apiVersion and kind. */
 const MODELS: Record<string, new (data: any) => Validatable> = {
   'apps/v1 Deployment': Deployment,
+  'apps/v1 StatefulSet': StatefulSet,
+  'keda.sh/v1alpha1 ScaledObject': ScaledObject,
   'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1 Job': Job,
   'networking.k8s.io/v1 NetworkPolicy': NetworkPolicy,
@@ -149,7 +154,72 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
 
   it('every variable set for docshape is one README documents', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const names = [...Object.keys(configMap.data), ...container.env.map((e: Manifest) => e.name)];
+    const workerEnv = find('Deployment', 'docshape-worker').spec.template.spec.containers[0].env;
+    const names = [...Object.keys(configMap.data), ...container.env.map((e: Manifest) => e.name), ...workerEnv.map((e: Manifest) => e.name)];
     for (const name of names) expect(readme, name).to.contain(`| \`${name}\` |`);
+  });
+
+  describe('jobs: Redis, the workers and their autoscaler', () => {
+    const worker = find('Deployment', 'docshape-worker');
+    const workerPod = worker.spec.template.spec;
+    const workerContainer = workerPod.containers[0];
+    const envOf = (c: Manifest) => Object.fromEntries(c.env.filter((e: Manifest) => 'value' in e).map((e: Manifest) => [e.name, e.value]));
+    const redis = find('StatefulSet', 'redis');
+
+    it('the API Deployment serves the API and the worker Deployment runs jobs, from the same image, configuration and keys', () => {
+      expect(envOf(container).ROLE).to.equal('api');
+      expect(envOf(workerContainer).ROLE).to.equal('worker');
+      expect(workerContainer.image).to.equal(container.image);
+      expect(workerContainer.envFrom).to.deep.equal(container.envFrom);
+      expect(workerContainer.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
+      expect(workerContainer.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+      expect(worker.spec.selector.matchLabels).to.deep.equal(worker.spec.template.metadata.labels);
+      expect(worker.spec.template.metadata.labels).to.not.deep.equal(deployment.spec.template.metadata.labels); // the Service never sends requests to a worker
+      expect(workerPod.terminationGracePeriodSeconds * 1000).to.be.greaterThan(Number(configMap.data.SHUTDOWN_TIMEOUT_MS));
+      const keys = join(mkdtempSync(join(tmpdir(), 'docshape-k8s-')), 'api-keys');
+      writeFileSync(keys, 'change-me');
+      for (const role of ['api', 'worker']) {
+        const config = loadConfig({ ...configMap.data, API_KEYS_FILE: keys, ROLE: role, WEBHOOK_SECRET: readYaml('secret.example.yaml')[1]!.stringData.secret });
+        expect(config.role).to.equal(role);
+        expect(config.webhooks.secret?.length).to.be.at.least(24);
+      }
+    });
+
+    it('Redis keeps an append-only file with noeviction on a volume, at the address REDIS_URL names', () => {
+      const args: string[] = redis.spec.template.spec.containers[0].args;
+      const flag = (name: string) => args[args.indexOf(name) + 1];
+      expect(flag('--appendonly')).to.equal('yes');
+      expect(flag('--maxmemory-policy')).to.equal('noeviction');
+      expect(redis.spec.template.spec.containers[0].volumeMounts[0].mountPath).to.equal(flag('--dir'));
+      expect(redis.spec.volumeClaimTemplates[0].metadata.name).to.equal(redis.spec.template.spec.containers[0].volumeMounts[0].name);
+      const service = find('Service', 'redis');
+      expect(service.spec.selector).to.deep.equal(redis.spec.template.metadata.labels);
+      expect(redis.spec.serviceName).to.equal(service.metadata.name);
+      const url = new URL(configMap.data.REDIS_URL);
+      expect([url.hostname, Number(url.port)]).to.deep.equal([service.metadata.name, service.spec.ports[0].port]);
+    });
+
+    it('KEDA scales the worker Deployment on the list where jobs wait, at the Redis Service', () => {
+      const scaled = find('ScaledObject', 'docshape-worker');
+      expect(scaled.spec.scaleTargetRef).to.deep.include({ kind: 'Deployment', name: 'docshape-worker' });
+      const [trigger] = scaled.spec.triggers;
+      expect(trigger.type).to.equal('redis');
+      expect(trigger.metadata.listName).to.equal(WAITING_LIST);
+      expect(trigger.metadata.address).to.equal(`redis.${kustomization.namespace}.svc.cluster.local:${find('Service', 'redis').spec.ports[0].port}`);
+      expect(scaled.spec.minReplicaCount).to.be.at.least(1);
+    });
+
+    it('only docshape pods reach Redis, and both kinds of docshape pod may reach it', () => {
+      const ingress = find('NetworkPolicy', 'redis-ingress');
+      expect(ingress.spec.podSelector.matchLabels).to.deep.equal(redis.spec.template.metadata.labels);
+      const allowed = ingress.spec.ingress[0].from.map((from: Manifest) => from.podSelector?.matchLabels).filter(Boolean);
+      expect(allowed).to.deep.include(deployment.spec.template.metadata.labels);
+      expect(allowed).to.deep.include(worker.spec.template.metadata.labels);
+      for (const [policy, labels] of [['docshape-egress', deployment.spec.template.metadata.labels], ['docshape-worker-egress', worker.spec.template.metadata.labels]]) {
+        const found = find('NetworkPolicy', policy);
+        expect(found.spec.podSelector.matchLabels).to.deep.equal(labels);
+        expect(found.spec.egress.map((rule: Manifest) => rule.to[0].podSelector?.matchLabels)).to.deep.include(redis.spec.template.metadata.labels);
+      }
+    });
   });
 });

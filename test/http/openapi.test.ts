@@ -5,18 +5,10 @@ import { buildOpenApiDocument, supportsEvidence } from '../../src/http/openapi.j
 import { parseExtractionRequest, requestSchema } from '../../src/http/request-schema.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeTextPdf } from '../fixtures/pdfs.js';
+import { withoutDescriptions } from '../helpers/without-descriptions.js';
 import { closeSharedServices, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 type Json = Record<string, any>;
-
-/** The published schema less the descriptions laid over it: what is left must be the validator's own schema. */
-function withoutDescriptions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, item]) => [key, withoutDescriptions(item)]));
-  }
-  return value;
-}
 
 async function validateOpenApi(document: unknown): Promise<{ valid: boolean; errors?: unknown }> {
   const validator = new Validator();

@@ -94,7 +94,7 @@ describe('POST /v1/', function () {
       ['a schema with a non-object root', { schema: { type: 'array' }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a schema that does not compile', { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a remote $ref', { schema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /remote/],
-      ['an unknown option', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { evidnce: true } }, /^options\.evidnce is not a known option; the options are dateOrder, evidence$/],
+      ['an unknown option', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { evidnce: true } }, /^options\.evidnce is not a known option; the options are dateOrder, evidence, eInvoice$/],
       ['an unknown date order', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: { dateOrder: 'ymd' } }, /^options\.dateOrder must be one of "auto", "dmy", "mdy"$/],
       ['options that are not an object', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'AAAA' }], options: ['mdy'] }, /^options must be an object$/],
     ];

@@ -10,6 +10,7 @@ const SAMPLES: Record<SupportedMimeType, Buffer> = {
   'image/gif': Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
   'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]),
   'application/pdf': Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1'),
+  'application/xml': Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<Invoice/>', 'utf8'),
 };
 
 const LABELS: Record<SupportedMimeType, string> = {
@@ -18,6 +19,7 @@ const LABELS: Record<SupportedMimeType, string> = {
   'image/gif': 'a GIF image',
   'image/webp': 'a WebP image',
   'application/pdf': 'a PDF file',
+  'application/xml': 'an XML file',
 };
 
 function item(mimeType: string, bytes: Buffer, filename?: string): ContentItem {

@@ -10,11 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Page, Request } from 'playwright-core';
 import { decodeContents } from '../../src/ingest/decode.js';
+import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
+import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';
+import { ciiXml, sampleInvoice } from '../fixtures/einvoices.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { chromiumInstalled, CHROMIUM_PATH, launchChromium, type HeadlessBrowser } from '../helpers/browser.js';
-import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const OUTPUT = fileURLToPath(new URL('../../../.test-output/playground/', import.meta.url));
 
@@ -70,6 +73,7 @@ describe('playground page in headless Chromium', function () {
   this.timeout(180_000);
   let services: PipelineDeps;
   let server: RunningServer;
+  let jobs: JobsRuntime | undefined;
   let browser: HeadlessBrowser | undefined;
   let invoicePdf: Buffer;
   let receiptPng: Buffer;
@@ -81,7 +85,8 @@ describe('playground page in headless Chromium', function () {
     }
     mkdirSync(OUTPUT, { recursive: true });
     services = await sharedServices();
-    server = await startTestServer(services);
+    jobs = await startJobs(testConfig(), silentLogger());
+    server = await startTestServer(services, {}, { jobs });
     browser = await launchChromium();
     [invoicePdf, receiptPng] = await Promise.all([makeInvoicePdf(), makeReceiptImage('png')]);
   });
@@ -89,7 +94,32 @@ describe('playground page in headless Chromium', function () {
   after(async () => {
     await browser?.close();
     await server?.close();
+    await jobs?.close(0);
     await closeSharedServices();
+  });
+
+  it('runs the extraction as a job when asked: submits it, follows it, and shows the result', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    const paths: string[] = [];
+    page.on('request', (request) => paths.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await page.waitForSelector('#as-job-label:not([hidden])');
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+    await page.selectOption('#preset', 'invoice');
+    await page.check('#as-job');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer]', { timeout: 120_000 });
+    expect((await shownValues(page)).invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+    expect(await page.textContent('#run-status')).to.match(/^Job [0-9a-f]{8}: succeeded in [\d.]+ s \(1 run\)\.$/);
+    expect(paths.filter((path) => path.includes('/v1/'))).to.satisfy((sent: string[]) =>
+      sent[0] === 'POST /v1/jobs' && sent.some((path) => /^GET \/v1\/jobs\/[0-9a-f-]+$/.test(path)) && /^GET \/v1\/jobs\/[0-9a-f-]+\/result$/.test(sent.at(-1)!),
+    );
+    expect(await page.isHidden('#job-progress')).to.equal(true);
+    await page.screenshot({ path: `${OUTPUT}job.png`, fullPage: true });
+    expect(problems).to.deep.equal([]);
+    await page.close();
   });
 
   it('extracts from a dropped PDF and image and shows the values, the engine and the stage timings', async () => {
@@ -158,6 +188,29 @@ describe('playground page in headless Chromium', function () {
     expect(values.store_name).to.equal(RECEIPT_EXPECTED.store);
     expect(values.date).to.equal(RECEIPT_EXPECTED.date);
     expect(values.total).to.equal(String(Number(RECEIPT_EXPECTED.total)));
+    await page.close();
+  });
+
+  it('takes a dropped e-invoice XML, says it has no page to show, and shows the values the service read from it', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    const invoice = sampleInvoice();
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    // A browser names an .xml file text/xml; the page sends what it was given and the service takes both names.
+    await dropFiles(page, [{ name: 'xrechnung.xml', type: 'text/xml', base64: Buffer.from(ciiXml(invoice)).toString('base64') }]);
+    expect(await page.$$eval('#file-list li', (items) => items.length)).to.equal(1);
+    await page.waitForFunction(() => /no page to show/.test(document.getElementById('pages')?.textContent ?? ''));
+    await page.selectOption('#preset', 'invoice');
+    await page.click('#run');
+    await page.waitForSelector('#fields:not([hidden]) tr[data-pointer]', { timeout: 120_000 });
+    const values = await shownValues(page);
+    expect(values.invoice_number).to.equal(invoice.number);
+    expect(values.invoice_date).to.equal(invoice.issueDate);
+    expect(values.seller).to.equal(invoice.seller.name);
+    expect(values.currency).to.equal(invoice.currency);
+    expect(await page.isHidden('#error')).to.equal(true);
+    expect(problems).to.deep.equal([]);
     await page.close();
   });
 

@@ -1,17 +1,19 @@
 // The playground's behaviour: key, files, schema, options, the POST /v1/
-// call, and the answer (values, engine, stage timings, errors as the service
-// phrased them, evidence boxes when the service offers evidence).
+// call (or a job: POST /v1/jobs, its progress, its result), and the answer
+// (values, engine, stage timings, errors as the service phrased them,
+// evidence boxes when the service offers evidence).
 import { clearBoxes, showBoxes, showPages } from './pages.js';
 import { PRESETS } from './presets.js';
 
 const KEY_STORAGE = 'docshape.apiKey';
 /** Values below this confidence are marked for a look (issue 12: at 0.9 and above, values can be accepted unseen). */
 const REVIEW_BELOW = 0.9;
-const MIME_BY_EXTENSION = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
-const SUPPORTED = new Set(Object.values(MIME_BY_EXTENSION));
+const MIME_BY_EXTENSION = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', xml: 'application/xml' };
+// Browsers call an .xml file text/xml or application/xml; the service takes both (an e-invoice without a page).
+const SUPPORTED = new Set([...Object.values(MIME_BY_EXTENSION), 'text/xml']);
 
 const $ = (id) => document.getElementById(id);
-const state = { files: [], evidence: false, optionFields: [] };
+const state = { files: [], evidence: false, optionFields: [], job: undefined };
 
 // ---------------------------------------------------------------------------
 // Service capabilities (no key needed)
@@ -28,6 +30,7 @@ async function readService() {
     const options = spec?.components?.schemas?.ExtractionRequest?.properties?.options?.properties ?? {};
     state.evidence = 'evidence' in options;
     buildOptionControls(options);
+    $('as-job-label').hidden = !spec?.paths?.['/v1/jobs'];
   } catch {
     // Without the description the page still works: no options, no evidence.
   }
@@ -156,6 +159,25 @@ async function buildBody(schema) {
   return Object.keys(options).length > 0 ? { schema, contents, options } : { schema, contents };
 }
 
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': $('api-key').value.trim() },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  try {
+    return { response, body: JSON.parse(text) };
+  } catch {
+    return { response, body: { error: text || response.statusText } };
+  }
+}
+
+function showFailure(response, body) {
+  showAnswer(undefined);
+  showError({ status: response.status, message: body.error ?? response.statusText, details: body.details, retryAfter: response.headers.get('retry-after') });
+}
+
 async function run() {
   const schema = readSchema();
   if (!schema) return;
@@ -164,25 +186,11 @@ async function run() {
   $('run-status').textContent = `Reading ${state.files.length} file(s)...`;
   const started = performance.now();
   try {
-    const response = await fetch('/v1/', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': $('api-key').value.trim() },
-      body: JSON.stringify(await buildBody(schema)),
-    });
-    const text = await response.text();
-    let body;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = { error: text || response.statusText };
-    }
+    if ($('as-job').checked) return await runJob(await buildBody(schema), started);
+    const { response, body } = await call('POST', '/v1/', await buildBody(schema));
     showSummary(response.headers);
-    if (!response.ok) {
-      showAnswer(undefined);
-      showError({ status: response.status, message: body.error ?? response.statusText, details: body.details, retryAfter: response.headers.get('retry-after') });
-    } else {
-      showAnswer(body);
-    }
+    if (!response.ok) showFailure(response, body);
+    else showAnswer(body);
     $('run-status').textContent = `Answered ${response.status} in ${((performance.now() - started) / 1000).toFixed(1)} s.`;
   } catch (error) {
     showError({ message: `The service could not be reached: ${error.message}` });
@@ -190,6 +198,57 @@ async function run() {
   } finally {
     $('run').disabled = false;
   }
+}
+
+/** Progress of a job in words: "running: reading pages 3 of 10". */
+function describeJob(job) {
+  const { stage, pagesDone, pagesTotal } = job.progress;
+  const pages = pagesTotal === null ? '' : ` ${pagesDone} of ${pagesTotal} pages`;
+  return `Job ${job.id.slice(0, 8)}: ${job.status}${job.status === 'running' ? ` (${stage}${stage === 'reading' ? pages : ''})` : ''}`;
+}
+
+/** POST /v1/jobs, then long polls of GET /v1/jobs/{id} shown as progress, then the result. */
+async function runJob(request, started) {
+  const submitted = await call('POST', '/v1/jobs', request);
+  if (submitted.response.status !== 202) {
+    showFailure(submitted.response, submitted.body);
+    $('run-status').textContent = `Answered ${submitted.response.status}.`;
+    return;
+  }
+  let job = { ...submitted.body, progress: { stage: 'queued', pagesDone: 0, pagesTotal: null } };
+  state.job = job.id;
+  const bar = $('job-progress');
+  bar.hidden = false;
+  $('cancel-job').hidden = false;
+  try {
+    while (job.status === 'queued' || job.status === 'running') {
+      $('run-status').textContent = describeJob(job);
+      bar.max = job.progress.pagesTotal || 1;
+      bar.value = job.progress.pagesTotal ? job.progress.pagesDone : 0;
+      const polled = await call('GET', `/v1/jobs/${job.id}?wait=10`);
+      if (!polled.response.ok) return showFailure(polled.response, polled.body);
+      job = polled.body;
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (job.status !== 'succeeded') {
+      showAnswer(undefined);
+      showError({ status: job.errorStatus ?? undefined, message: job.error?.error ?? `The job was ${job.status}.`, details: job.error?.details });
+      $('run-status').textContent = `${describeJob(job)} after ${seconds} s.`;
+      return;
+    }
+    const result = await call('GET', `/v1/jobs/${job.id}/result`);
+    if (!result.response.ok) return showFailure(result.response, result.body);
+    showAnswer(result.body);
+    $('run-status').textContent = `${describeJob(job)} in ${seconds} s (${job.attempts} run${job.attempts === 1 ? '' : 's'}).`;
+  } finally {
+    state.job = undefined;
+    bar.hidden = true;
+    $('cancel-job').hidden = true;
+  }
+}
+
+async function cancelJob() {
+  if (state.job) await call('DELETE', `/v1/jobs/${state.job}`);
 }
 
 // ---------------------------------------------------------------------------
@@ -345,6 +404,7 @@ function wire() {
     checkReady();
   });
   $('run').addEventListener('click', run);
+  $('cancel-job').addEventListener('click', cancelJob);
   usePreset($('preset').value);
   readService();
 }

@@ -87,6 +87,7 @@ export async function showPages(files, container) {
     container.append(holder);
     try {
       if (file.mimeType === 'application/pdf') await drawPdf(file.file, fileIndex, holder);
+      else if (file.mimeType.endsWith('/xml')) note(holder, `${file.file.name}: an e-invoice XML, read as its business terms; it has no page to show.`);
       else drawImage(file.file, fileIndex, holder);
     } catch (error) {
       note(holder, `${file.file.name}: cannot show its pages here (${error?.message ?? error}); docshape still reads it.`);

@@ -5,7 +5,7 @@
  */
 import { basicSchema, entry, MIME_TYPES, offsetIn, requestCase, type Family, type FuzzCase } from '../case.js';
 import type { Random } from '../random.js';
-import type { SeedFile } from '../seeds.js';
+import type { SeedFile } from '../case.js';
 
 const FAMILY = 'files';
 

@@ -69,7 +69,8 @@ export class LlmEngine implements Engine {
 
   private async imagesFor(task: WindowTask): Promise<string[]> {
     if (!this.backend.acceptsImages || !task.input.pageImages) return [];
-    const pages = task.window.document.files.flatMap((file) => file.pages.map((page) => ({ file: file.index, page: page.index })));
+    // an e-invoice page is no picture: its values are text (ingest/einvoice/)
+    const pages = task.window.document.files.flatMap((file) => file.pages.filter((page) => page.source !== 'e-invoice').map((page) => ({ file: file.index, page: page.index })));
     return task.input.pageImages(pages.slice(0, MAX_IMAGES_PER_CALL));
   }
 

@@ -7,7 +7,7 @@
  * model's tokenizer when the backend has one, else estimated (high).
  */
 import type { Document, DocumentFile, Page } from '../../document/document.js';
-import { joinLayouts, pageMarker, renderPageText, sliceLayout, trimEnd, type LayoutText } from '../../ingest/layout.js';
+import { joinLayouts, pageMarker, readingOrder, renderPageText, sliceLayout, trimEnd, type LayoutText } from '../../ingest/layout.js';
 import { estimateTokens } from './prompt.js';
 
 /** Tokens of a piece of text, as the model will count them (or an estimate that errs high). */
@@ -54,9 +54,9 @@ function pagePieces(document: Document, maxTokens: number, count: CountTokens): 
   const pieces: PagePiece[] = [];
   let number = 0;
   for (const file of document.files) {
-    for (const page of file.pages) {
+    for (const page of readingOrder(file.pages)) {
       number++;
-      const marker = pageMarker(file.index, file.filename, page.index);
+      const marker = pageMarker(file.index, file.filename, page);
       const body = renderPageText(page, file.index);
       for (const part of cutToFit(body, maxTokens - count(marker) - 1, count)) {
         const text = trimEnd(joinLayouts([{ text: marker, words: [] }, part], '\n'));

@@ -24,6 +24,7 @@
  * | unlabelled phone              | receipts/phones.ts       | phones without a label: phone-shaped numbers not announced as another id |
  * | stated in prose               | prose/prose-values.ts    | dates, durations and places a sentence states ("governed by the laws of") |
  * | parties of an agreement       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
+ * | e-invoice first               | e-invoice.ts             | a Document with an e-invoice page: its lines first, the printed pages for the rest |
  *
  * core/ is the general machinery (lines, labels, kinds, typed values,
  * tables) and core/languages/ the words of each language it reads, as data;
@@ -40,6 +41,7 @@ import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
 import { documentLanguages } from './core/language-detect.js';
 import { readLines } from './core/lines.js';
+import { readEInvoiceFirst } from './e-invoice.js';
 import { extractObject } from './objects.js';
 
 /** What the rules engine reads: plain data (no validators, no signal), so that it can cross to a worker thread (threaded.ts). */
@@ -59,8 +61,12 @@ export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDo
 /** The extraction and where each value was read; checks `signal` between properties. */
 export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
   signal.throwIfAborted();
-  const lines = readLines(task.document);
-  return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), languages: documentLanguages(lines), signal });
+  // the languages of each reading from its own lines: an e-invoice page names its terms in English, the printed page in its own language
+  const read = (document: Document) => {
+    const lines = readLines(document);
+    return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), languages: documentLanguages(lines), signal });
+  };
+  return readEInvoiceFirst(task.document, read);
 }
 
 /** The rules engine on the calling thread, for tests; the service runs it on worker threads (ThreadedRulesEngine). */

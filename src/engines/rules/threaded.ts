@@ -37,7 +37,7 @@ export class ThreadedRulesEngine implements Engine {
     input.signal.throwIfAborted();
     try {
       const task = rulesTaskOf(input);
-      const packed: PackedRulesTask = { ...task, document: packDocument(task.document) };
+      const packed: PackedRulesTask = { ...task, document: packDocument(task.document, { withOrigins: false }) };
       return (await this.pool.run(packed, { signal: input.signal })) as Extraction;
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason;

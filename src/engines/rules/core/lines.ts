@@ -43,6 +43,8 @@ interface LinePlace {
   charWidth: number;
   /** Mean word confidence, 0..1 (1 for text layers). */
   confidence: number;
+  /** A line of an e-invoice page (ingest/einvoice/): one business term, stated once. */
+  eInvoice?: boolean;
 }
 
 export interface RuleLine extends LinePlace {
@@ -58,7 +60,7 @@ export function readLines(document: Document): RuleLine[] {
   for (const file of document.files) {
     for (const sourcePage of file.pages) {
       sourcePage.lines.forEach((line, lineIndex) => {
-        const built = lineFromWords(line, { file: file.index, page: sourcePage.index, line: lineIndex }, lines.length, page);
+        const built = lineFromWords(line, { file: file.index, page: sourcePage.index, line: lineIndex }, lines.length, page, sourcePage.source === 'e-invoice');
         if (built) lines.push(built);
       });
       page++;
@@ -67,7 +69,7 @@ export function readLines(document: Document): RuleLine[] {
   return lines;
 }
 
-function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, page: number): RuleLine | undefined {
+function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, page: number, eInvoice: boolean): RuleLine | undefined {
   const words = line.words
     .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence, ref: { file: at.file, page: at.page, line: at.line, word } }))
     .filter((w) => w.text !== '')
@@ -76,7 +78,7 @@ function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, pag
   const letters = words.reduce((sum, w) => sum + w.text.length, 0);
   const charWidth = Math.max(words.reduce((sum, w) => sum + (w.x1 - w.x0), 0) / letters, 0.01);
   const confidence = words.reduce((sum, w) => sum + w.confidence, 0) / words.length;
-  return buildLine(words, { index, page, y0: line.bbox.y0, y1: line.bbox.y1, charWidth, confidence });
+  return buildLine(words, { index, page, y0: line.bbox.y0, y1: line.bbox.y1, charWidth, confidence, ...(eInvoice ? { eInvoice } : {}) });
 }
 
 function buildLine(placed: ReadonlyArray<Pick<RuleWord, 'text' | 'x0' | 'x1' | 'confidence' | 'ref'>>, place: LinePlace): RuleLine {
@@ -87,8 +89,8 @@ function buildLine(placed: ReadonlyArray<Pick<RuleWord, 'text' | 'x0' | 'x1' | '
     words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length, confidence: word.confidence, ref: word.ref });
     text += word.text;
   }
-  const { index, page, y0, y1, charWidth, confidence } = place;
-  return { index, page, y0, y1, charWidth, confidence, text, words, cells: cellsOf(text, words, COLUMN_GAP_CHARS * place.charWidth), tokens: tokenize(text) };
+  const { index, page, y0, y1, charWidth, confidence, eInvoice } = place;
+  return { index, page, y0, y1, charWidth, confidence, ...(eInvoice ? { eInvoice } : {}), text, words, cells: cellsOf(text, words, COLUMN_GAP_CHARS * place.charWidth), tokens: tokenize(text) };
 }
 
 function cellsOf(text: string, words: RuleWord[], gap: number): Cell[] {

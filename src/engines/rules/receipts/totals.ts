@@ -49,6 +49,8 @@ export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonl
   if (candidates.length === 0) return undefined;
   const rank = asksGross(hints.description) ? grossRankOf : rankOf;
   const best = maxOf(candidates, (c) => c.score);
+  // an e-invoice page states each total once under the name of its term: the best label is the one asked for, no receipt convention applies
+  if (candidates.every((c) => c.line.eInvoice)) return candidates.find((c) => c.score >= best - SCORE_TIE);
   const pool = candidates.filter((c) => c.score >= best - SCORE_TIE || (c.score >= best * MIN_RELATIVE_SCORE && rank(c) > 0));
   const ranked = [...pool, ...roundedTotals(lines, pool)].map((candidate) => ({ candidate, rank: rank(candidate), value: Number(candidate.found.value) }));
   const nonZero = ranked.filter((r) => r.value !== 0);
