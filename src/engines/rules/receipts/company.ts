@@ -63,9 +63,14 @@ export function opensCut(text: string): boolean {
  */
 const TWO_WORD_LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [['sdn', 'bhd'], ['pte', 'ltd'], ['pty', 'ltd']];
 
+/** Characters at the end of a name that hold its legal form, with room for punctuation around its words: a longer word is no legal form. */
+const LEGAL_FORM_TAIL = 64;
+
 /** The name with a legal form OCR misread by one letter in one of its two words written as registered, in the name's case. */
 export function repairLegalForm(name: string): string {
-  const match = /(\S+)(\s+)(\S+)$/.exec(name);
+  // the last two words, looked for in the name's tail only: on a long run without spaces the pattern would restart at every character (quadratic)
+  const from = Math.max(0, name.length - LEGAL_FORM_TAIL);
+  const match = /(\S+)(\s+)(\S+)$/.exec(name.slice(from));
   if (!match) return name;
   const [, first = '', gap = '', second = ''] = match;
   const core = (word: string) => /^([^\p{L}\p{N}]*)([\p{L}\p{N}]{3})([^\p{L}\p{N}]*)$/u.exec(word);
@@ -82,7 +87,7 @@ export function repairLegalForm(name: string): string {
   // written in the case of the word OCR read right ("5dn Bhd" -> "Sdn Bhd", "SDN EHD" -> "SDN BHD")
   const model = offA === 0 ? a[2]! : b[2]!;
   const cased = (form: string) => (model === model.toUpperCase() ? form.toUpperCase() : model === model.toLowerCase() ? form : form[0]!.toUpperCase() + form.slice(1));
-  return `${name.slice(0, match.index)}${a[1]}${cased(formA)}${a[3]}${gap}${b[1]}${cased(formB)}${b[3]}`;
+  return `${name.slice(0, from + match.index)}${a[1]}${cased(formA)}${a[3]}${gap}${b[1]}${cased(formB)}${b[3]}`;
 }
 
 function differences(a: string, b: string): number {
