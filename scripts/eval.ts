@@ -50,6 +50,8 @@ interface ManifestEntry {
   id: string;
   document: string;
   ground_truth: string;
+  /** Which form of the document this is (e.g. born-digital or scanned); the report also scores each variant on its own. */
+  variant?: string;
 }
 
 interface Dataset {
@@ -57,7 +59,7 @@ interface Dataset {
   dir: string;
   schema: unknown;
   nullMeaning: NullMeaning;
-  entries: { id: string; documentPath: string; expected: Record<string, unknown> }[];
+  entries: { id: string; documentPath: string; expected: Record<string, unknown>; variant?: string }[];
 }
 
 /** Runs one request; a local run reports the model's calls for the document into `usage`. */
@@ -124,7 +126,8 @@ async function loadDataset(dir: string, limit: number | null): Promise<Dataset> 
     selected.map(async (entry) => {
       const expected = await readJson(join(absolute, entry.ground_truth));
       if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) throw new Error(`${entry.ground_truth}: ground truth is not an object`);
-      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown> };
+      const variant = typeof entry.variant === 'string' ? { variant: entry.variant } : {};
+      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown>, ...variant };
     }),
   );
   return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries };
@@ -292,7 +295,12 @@ async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: Da
     process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}\n`);
     return run;
   });
-  const documents: DocumentInput[] = dataset.entries.map((entry, index) => ({ id: entry.id, expected: entry.expected, run: runs[index] as DocumentRun }));
+  const documents: DocumentInput[] = dataset.entries.map((entry, index) => ({
+    id: entry.id,
+    expected: entry.expected,
+    run: runs[index] as DocumentRun,
+    ...(entry.variant === undefined ? {} : { variant: entry.variant }),
+  }));
   return buildDatasetReport({
     name: dataset.name,
     dir: dataset.dir,

@@ -174,11 +174,12 @@ function findAmount(index: EvidenceIndex, expected: string): EvidenceCheck | und
   if (readings.length === 0) return findString(index, expected);
   // "9.00" must be printed with its decimals: a bare "9" elsewhere (a quantity, a date part) is not evidence of it.
   const needsFraction = /[.,]\d{1,2}\D*$/.test(expected);
+  // Signs are not compared: a credit prints "-8,79" or "8,79-" (tokens here are digits only), or "8,79" under "Credit note".
   const hits = index.amounts.filter(
-    (token) => (!needsFraction || token.hasFraction) && token.values.some((value) => readings.some((reading) => Math.abs(value - reading) < AMOUNT_TOLERANCE)),
+    (token) => (!needsFraction || token.hasFraction) && token.values.some((value) => readings.some((reading) => Math.abs(Math.abs(value) - Math.abs(reading)) < AMOUNT_TOLERANCE)),
   );
   if (hits.length > 0) return { found: true, context: hits[0]?.token ?? '' };
-  const target = readings[0] as number;
+  const target = Math.abs(readings[0] as number);
   const closest = [...index.amounts]
     .filter((token) => token.hasFraction)
     .sort((a, b) => Math.abs((a.values[0] as number) - target) - Math.abs((b.values[0] as number) - target))

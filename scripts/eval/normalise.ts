@@ -230,21 +230,29 @@ export interface CalendarDate {
   day: number;
 }
 
-/** Month names and abbreviations: English, plus German/Austrian and Malay spellings that occur on the datasets' receipts. */
-const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, jän: 1, jänner: 1, januar: 1, januari: 1,
-  feb: 2, february: 2, februar: 2, februari: 2, febr: 2,
-  mar: 3, march: 3, mär: 3, märz: 3, maerz: 3, mac: 3,
-  apr: 4, april: 4,
-  may: 5, mai: 5, mei: 5,
-  jun: 6, june: 6, juni: 6,
-  jul: 7, july: 7, juli: 7, julai: 7,
-  aug: 8, august: 8, ogos: 8,
-  sep: 9, sept: 9, september: 9,
-  oct: 10, october: 10, okt: 10, oktober: 10,
-  nov: 11, november: 11,
-  dec: 12, december: 12, dez: 12, dezember: 12, dis: 12, disember: 12,
-};
+/**
+ * Month names and abbreviations: English, German/Austrian and Malay spellings
+ * that occur on the datasets' receipts, and the names European invoices print
+ * (French, Spanish, Italian, Dutch, Portuguese, Polish in the nominative and
+ * the genitive of "14 marca 2024"), with and without their accents (OCR
+ * drops them: "11. Marz 2014").
+ */
+const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
+  ['jan', 'january', 'jän', 'jänner', 'januar', 'januari', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'styczeń', 'styczen', 'stycznia'],
+  ['feb', 'february', 'februar', 'februari', 'febr', 'février', 'fevrier', 'févr', 'fevr', 'febrero', 'febbraio', 'fevereiro', 'fev', 'luty', 'lutego'],
+  ['mar', 'march', 'mär', 'märz', 'marz', 'maerz', 'mac', 'mars', 'marzo', 'maart', 'mrt', 'março', 'marco', 'marzec', 'marca'],
+  ['apr', 'april', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwiecień', 'kwiecien', 'kwietnia'],
+  ['may', 'mai', 'mei', 'mayo', 'maggio', 'mag', 'maio', 'maj', 'maja'],
+  ['jun', 'june', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwiec', 'czerwca'],
+  ['jul', 'july', 'juli', 'julai', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'lipiec', 'lipca'],
+  ['aug', 'august', 'ogos', 'août', 'aout', 'agosto', 'ago', 'augustus', 'sierpień', 'sierpien', 'sierpnia'],
+  ['sep', 'sept', 'september', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'wrzesień', 'wrzesien', 'września', 'wrzesnia'],
+  ['oct', 'october', 'okt', 'oktober', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'październik', 'pazdziernik', 'października', 'pazdziernika'],
+  ['nov', 'november', 'novembre', 'noviembre', 'novembro', 'listopad', 'listopada'],
+  ['dec', 'december', 'dez', 'dezember', 'dis', 'disember', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre', 'dezembro', 'grudzień', 'grudzien', 'grudnia'],
+];
+
+const MONTHS: Record<string, number> = Object.fromEntries(MONTH_NAMES.flatMap((names, index) => names.map((name) => [name, index + 1] as const)));
 
 /** Alternation of month words for regular expressions, longest first. */
 export const MONTH_PATTERN = Object.keys(MONTHS)
@@ -332,7 +340,8 @@ function parseDateTokens(text: string, order: DateOrder): CalendarDate | undefin
 export const DATE_TOKEN_PATTERN = new RegExp(
   [
     String.raw`(?<!\d)\d{1,4}\s?[\/.\-]\s?\d{1,2}\s?[\/.\-]\s?\d{2,4}`,
-    String.raw`(?<!\d)\d{1,2}(?:st|nd|rd|th)?[\s\-.\/,]*(?:day\s+)?(?:of\s+)?(?:${MONTH_PATTERN})\.?[\s\-.\/,']*\d{2,4}`,
+    // "3 de abril de 2024" (Spanish, Portuguese)
+    String.raw`(?<!\d)\d{1,2}(?:st|nd|rd|th)?[\s\-.\/,]*(?:day\s+)?(?:(?:of|de)\s+)?(?:${MONTH_PATTERN})\.?(?:\s+de)?[\s\-.\/,']*\d{2,4}`,
     String.raw`(?<!\p{L})(?:${MONTH_PATTERN})\.?[\s\-.\/]*\d{1,2}(?:st|nd|rd|th)?[\s\-.\/,']*\d{2,4}`,
     String.raw`(?<!\d)\d{8}`,
   ]

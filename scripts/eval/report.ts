@@ -39,6 +39,8 @@ export interface DocumentInput {
   id: string;
   expected: Record<string, unknown>;
   run: DocumentRun;
+  /** Which variant of the dataset the document is (the manifest's `variant`), when it names one. */
+  variant?: string;
 }
 
 export interface EvidenceMiss {
@@ -98,6 +100,8 @@ export interface DatasetReport {
   ocr: { engines: Record<string, number>; documents: number; medianSeconds: number | null; maxSeconds: number | null } | null;
   errors: { id: string; status: number | null; message: string }[];
   details: DocumentDetail[];
+  /** The same figures per variant (born-digital, scanned...), when the dataset's documents come in several. */
+  variants?: DatasetReport[];
 }
 
 export interface EvalReport {
@@ -158,8 +162,31 @@ function detailOf(input: DocumentInput, scores: readonly FieldScore[]): Document
   return detail;
 }
 
-/** Scores every document of a dataset and summarises it. */
+/**
+ * A short name for a variant of a dataset: the manifest's `variant` is a
+ * sentence ("the same pages rasterised at 150 dpi into an image-only PDF
+ * ..."); scanned copies carry ids ending in `_scan`.
+ */
+export function variantName(variant: string, ids: readonly string[]): string {
+  if (ids.length > 0 && ids.every((id) => id.endsWith('_scan'))) return 'scanned';
+  if (/\bborn[- ]digital\b/i.test(variant)) return 'born-digital';
+  const head = variant.split(/[(,;]/)[0]!.trim();
+  return head.length <= 40 ? head : `${head.slice(0, 39)}…`;
+}
+
+/** Scores every document of a dataset and summarises it; a dataset of several variants is also summarised per variant. */
 export function buildDatasetReport(input: DatasetInput): DatasetReport {
+  const report = buildOneReport(input);
+  const groups = new Map<string, DocumentInput[]>();
+  for (const document of input.documents) if (document.variant !== undefined) groups.set(document.variant, [...(groups.get(document.variant) ?? []), document]);
+  if (groups.size < 2) return report;
+  const variants = [...groups].map(([variant, documents]) =>
+    buildOneReport({ ...input, name: `${input.name} [${variantName(variant, documents.map((document) => document.id))}]`, documents }),
+  );
+  return { ...report, variants };
+}
+
+function buildOneReport(input: DatasetInput): DatasetReport {
   const options = { dateOrder: input.dateOrder };
   const scored = input.documents.map((document) => ({
     document,
@@ -408,7 +435,7 @@ function truncate(text: string, max: number): string {
 function overviewTable(report: EvalReport): Table {
   return {
     headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'P@0.9', 'cov@0.9', 'ECE', 'median s', 'p95 s', 'engine'],
-    rows: report.datasets.map((dataset) => [
+    rows: report.datasets.flatMap((dataset) => [dataset, ...(dataset.variants ?? [])]).map((dataset) => [
       dataset.name,
       String(dataset.documents),
       String(dataset.failed),
@@ -447,6 +474,10 @@ export function renderText(report: EvalReport): string {
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('false nulls (values the grounding check nulled that the labels say were right):', table(falseNullsTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
+    for (const variant of dataset.variants ?? []) {
+      out.push(`== ${datasetHeading(variant)}`, '', table(fieldTable(variant)), '', ...summaryLines(variant), '');
+      if (variant.calibration) out.push(calibrationLine(variant.calibration), '');
+    }
   }
   out.push('== overview', '', table(overviewTable(report)), '');
   if (report.ingestCache) out.push(ingestCacheText(report).trim(), '');
@@ -477,6 +508,10 @@ export function renderMarkdown(report: EvalReport): string {
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('### False nulls', '', table(falseNullsTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
+    for (const variant of dataset.variants ?? []) {
+      out.push(`### ${variant.name}`, '', datasetHeading(variant), '', table(fieldTable(variant)), '', ...summaryLines(variant).map((line) => `* ${line}`), '');
+      if (variant.calibration) out.push(calibrationLine(variant.calibration), '');
+    }
   }
   return out.join('\n');
 }

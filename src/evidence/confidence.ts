@@ -31,11 +31,7 @@ export const FEATURE_NAMES = [
   'irregular',
   'answerSum',
   'answerNoSum',
-  'legalForm',
-  'legalFormOcr',
   'weakestLetter',
-  'clarity',
-  'linesAbove',
 ] as const;
 
 export interface KindModel {
@@ -78,7 +74,15 @@ export interface ReadingCombination {
 /** OCR confidences above this count as this (an engine's 0.9999 is no surer than its 0.999). */
 const MAX_OCR_CONFIDENCE = 0.999;
 
-/** The model's inputs for one value: interpretable numbers, each 0..1 or a small count. */
+/**
+ * The model's inputs for one value: interpretable numbers, each 0..1 or a
+ * small count. How well the value's words were read, and what the engine
+ * matched: the label's score, the rivals it beat, the value printed again,
+ * sums that hold. Facts of a layout (how far down the page, how clean the
+ * page, whether a name ends in "Sdn Bhd") are left out: they made a
+ * receipt's habits look sure on an invoice (issue 19), where a letterhead
+ * at the top is a logo and an amount low on the page a VAT base.
+ */
 export function featureVector(features: ValueFeatures): number[] {
   const contested = features.rivals !== undefined && features.rivals > 0 ? 1 - (features.margin ?? 0) : 0;
   // OCR confidence as "how sure": -ln(1 - c), so that 0.9 -> 0.95 counts as much as 0.8 -> 0.9; a text layer (1) is as sure as the surest OCR
@@ -97,13 +101,7 @@ export function featureVector(features: ValueFeatures): number[] {
     features.irregular ? 1 : 0,
     features.answerSum === true ? 1 : 0,
     features.answerSum === false ? 1 : 0,
-    features.legalForm ? 1 : 0,
-    // a registered name is right when it is also read surely (its end is marked, its letters are not)
-    features.legalForm ? sure(features.ocrMin) : 0,
     sure(features.weakestLetter ?? features.ocrMin),
-    sure(features.clarity ?? 1),
-    // where a header sits on a scan or photo (a receipt's name is printed first); a text layer's long pages say nothing of it
-    features.textLayer ? 0 : Math.log1p(features.linesAbove ?? 0),
   ];
 }
 

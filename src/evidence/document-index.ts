@@ -8,7 +8,6 @@
 import { parseNumber } from '../extract/coerce.js';
 import type { Document, WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
-import { median } from '../util/median.js';
 
 /** Amounts printed with cents ("1,234.50", "12,50"): figures of that shape are money, not counts or codes. */
 const AMOUNT_WITH_CENTS = /(?<![\p{N}.,])\p{N}{1,3}(?:[ ,.']?\p{N}{3})*[.,]\p{N}{2}(?![\p{N}])/gu;
@@ -33,18 +32,10 @@ export class DocumentIndex {
   private readonly amounts: PrintedAmount[] = [];
   /** Amounts by value in cents, for the sums. */
   private readonly cents = new Map<number, Set<string>>();
-  /** Median word confidence per page ("file/page"), and over the whole document. */
-  private readonly pageClarity = new Map<string, number>();
-  private readonly documentClarity: number;
 
   constructor(document: Document) {
-    const everyWord: number[] = [];
     for (const file of document.files) {
       for (const page of file.pages) {
-        const confidences = page.lines.flatMap((line) => line.words.map((word) => word.confidence));
-        for (const confidence of confidences) everyWord.push(confidence);
-        const pageMedian = median(confidences);
-        if (pageMedian !== undefined) this.pageClarity.set(`${file.index}/${page.index}`, pageMedian);
         page.lines.forEach((line, index) => {
           const key = lineKey({ file: file.index, page: page.index, line: index });
           const text = line.words.map((word) => word.text).join(' ');
@@ -59,12 +50,6 @@ export class DocumentIndex {
         });
       }
     }
-    this.documentClarity = median(everyWord) ?? 0;
-  }
-
-  /** How cleanly the page of `ref` was read: the median confidence of its words (the whole document's without a page). */
-  clarity(ref: Pick<WordRef, 'file' | 'page'> | undefined): number {
-    return (ref && this.pageClarity.get(`${ref.file}/${ref.page}`)) ?? this.documentClarity;
   }
 
   /**

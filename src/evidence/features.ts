@@ -47,14 +47,8 @@ export interface ValueFeatures {
   ocrMin: number;
   /** Lowest probability of any one of its characters, where OCR gives one (else its words' confidence): one misread digit makes a wrong date. */
   weakestLetter: number;
-  /** How cleanly OCR read the page the value is on: the median confidence of its words (1 for a text layer), a scan vs a crumpled photo. */
-  clarity: number;
-  /** A name that ends with a legal form ("Sdn Bhd", "Ltd", "GmbH"): a registered name, whose end is marked. */
-  legalForm: boolean;
   /** Lines the value spans. */
   lines: number;
-  /** Lines of its page above the value's first line: a store's name printed first is surer than one found under other lines. */
-  linesAbove: number;
   /** The engine's score for the reading (a label's strength), when it gave one. */
   score: number | undefined;
   /** Distinct other values the engine weighed for it, and how far this one was ahead. */
@@ -215,10 +209,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     ...(ocrEngine ? { ocrEngine } : {}),
     ocrMin: words.length > 0 ? minOf(words, (word) => word.confidence) : 0,
     weakestLetter: words.length > 0 ? minOf(words, (word) => Math.min(word.confidence, word.weakest ?? 1)) : 0,
-    clarity: context.index.clarity(refs[0]),
-    legalForm: (kind === 'name' || kind === 'text' || kind === 'business') && typeof value === 'string' && ENDS_WITH_LEGAL_FORM.test(value.trim()),
     lines,
-    linesAbove: found.length > 0 ? minOf(found, ({ ref }) => ref.line) : 0,
     score: source?.score,
     rivals: source?.competition?.rivals,
     margin: source?.competition?.margin,
@@ -229,9 +220,6 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     agreement,
   };
 }
-
-/** The legal forms companies are registered with, as the last words of a name. */
-const ENDS_WITH_LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|l\.l\.c|llp|plc|corp|corporation|co|company|gmbh|ag|kg|pty|s\.?a|s\.?r\.?l|b\.?v|n\.?v|sdn\.?\s*bhd|bhd|s\/?b|pte)\.?$/i;
 
 /** Connectors a whole value does not open or close with: it was cut from a longer one ("& TEA LEAF (M) SDN BHD"). */
 const CUT_AT = /^(?:[&+,;:/\-–]|and\b|of\b)|(?:[&+,;/\-–(]|\band|\bof)$/i;

@@ -48,8 +48,8 @@ const READERS: Array<[RegExp, Reader]> = [
   // 2024-03-14, 2024/3/14, 2024.03.14
   [/(?<!\d)(\d{4})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{1,2})(?!\d)/gi, ([y, , m, d]) => partsOf(y, m, d)],
   [NUMERIC_DAY_MONTH, ([a, , b, y], options) => dayMonth(a!, b!, y!, options)],
-  // 14 Mar 2024, 14-MAR-24, 14th of March 2024, 15MAR18, 24th day of August, 1999 (contracts)
-  [new RegExp(`(?<![\\d])(\\d{1,2})${ORDINAL}(?:\\s+(?:day\\s+)?of)?[\\s\\-./,]*${MONTH}[\\s\\-./,]*('?\\d{4}|'?\\d{2})(?!\\d)`, 'gi'),
+  // 14 Mar 2024, 14-MAR-24, 14th of March 2024, 15MAR18, 24th day of August, 1999 (contracts), 3 de abril de 2024
+  [new RegExp(`(?<![\\d])(\\d{1,2})${ORDINAL}(?:\\s+(?:day\\s+)?of|\\s+de)?[\\s\\-./,]*${MONTH}(?:\\s+de)?[\\s\\-./,]*('?\\d{4}|'?\\d{2})(?!\\d)`, 'gi'),
     ([d, month, y]) => partsOf(y, String(monthNumber(month!) ?? ''), d)],
   // March 14, 2024, Feb11.2012, Mar 14 2024
   [new RegExp(`(?<![a-z])${MONTH}[\\s\\-./,]*(\\d{1,2})${ORDINAL}[\\s,.\\-/]*('?\\d{4}|'\\d{2}|\\d{2})(?![\\d:])`, 'gi'),

@@ -70,6 +70,13 @@ describe('eval evidence recall', () => {
     expect(items.map((item) => item.found)).to.deep.equal([true, false]);
   });
 
+  it('finds a credit whatever its sign is printed like', () => {
+    for (const printed of ['-8,79', '8,79-', '8,79 €']) {
+      expect(fieldEvidence(indexOf([`Bruttosumme   ${printed}`]), 'total', 'amount', '-8.79', 'day-first')[0]?.found, printed).to.equal(true);
+    }
+    expect(fieldEvidence(indexOf(['Bruttosumme   8,97']), 'total', 'amount', '-8.79', 'day-first')[0]?.found).to.equal(false);
+  });
+
   it('locates the best approximate window', () => {
     const best = bestApproximateMatch('kualalumpur', 'xxxxkualalumpxrxxxx');
     expect(best.distance).to.equal(1);

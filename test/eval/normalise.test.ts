@@ -115,6 +115,20 @@ describe('eval normalisation', () => {
       expect(iso('24th day of August, 1999')).to.equal('1999-08-24');
     });
 
+    it('reads the month names of European invoices, with or without accents', () => {
+      expect(iso('14. März 2024')).to.equal('2024-03-14');
+      expect(iso('11. Marz 2014')).to.equal('2014-03-11');
+      expect(iso('3 avril 2024')).to.equal('2024-04-03');
+      expect(iso('1 décembre 2023')).to.equal('2023-12-01');
+      expect(iso('3 de abril de 2024')).to.equal('2024-04-03');
+      expect(iso('7 settembre 2022')).to.equal('2022-09-07');
+      expect(iso('12 maart 2021')).to.equal('2021-03-12');
+      expect(iso('5 de março de 2020')).to.equal('2020-03-05');
+      expect(iso('14 marca 2024')).to.equal('2024-03-14');
+      expect(iso('2 października 2019')).to.equal('2019-10-02');
+      expect(findDateTokens('Lisboa, 3 de abril de 2024')).to.deep.equal(['3 de abril de 2024']);
+    });
+
     it('reads ISO and 8-digit dates', () => {
       expect(iso('2016/11/02')).to.equal('2016-11-02');
       expect(iso('2003-04-09')).to.equal('2003-04-09');

@@ -138,34 +138,24 @@ describe('evidence: what is known about a value', () => {
     document.files[0]!.pages[0]!.lines[0]!.words[1]!.weakest = 0.41;
     const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema, dateOrder: 'dmy' });
     expect(features).to.deep.equal({
-      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, clarity: 1, legalForm: false, lines: 1, linesAbove: 0, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
     });
   });
 
-  it('knows how cleanly OCR read the value\'s page (the median word confidence) and a value\'s weakest character', () => {
+  it('knows a value\'s weakest character, and the OCR engine that read its page', () => {
     const document = buildDocument([['Total 10.80', 'Tax 0.80'], ['Paid 10.80']]);
     const first = document.files[0]!.pages[0];
     first!.lines.flatMap((line) => line.words).forEach((word, i) => Object.assign(word, { source: 'ocr', confidence: [0.5, 0.6, 0.7, 0.9][i] }));
     const index = new DocumentIndex(document);
-    expect(index.clarity({ file: 0, page: 0 })).to.equal(0.7);
-    expect(index.clarity({ file: 0, page: 1 })).to.equal(1);
-    // without a page (a value the engine could not place): the whole document's
-    expect(index.clarity(undefined)).to.equal(0.9);
     const schema = { type: 'object', properties: { total: { type: 'number' } } };
     const features = (refs: ReturnType<typeof ref>[]) => valueFeatures('/total', 10.8, { words: refs }, 'none', { document, index, schema, dateOrder: 'dmy' });
     // no character probabilities (Tesseract, a text layer): the word's own confidence stands in
-    expect(features([ref(0, 1)])).to.include({ weakestLetter: 0.6, ocrMin: 0.6, clarity: 0.7 });
+    expect(features([ref(0, 1)])).to.include({ weakestLetter: 0.6, ocrMin: 0.6 });
     // the engine that read the page; none for a text layer
     first!.ocrEngine = 'tesseract';
     expect(features([ref(0, 1)]).ocrEngine).to.equal('tesseract');
     expect(features([ref(0, 1, 1)])).to.not.have.property('ocrEngine');
-    expect(features([])).to.include({ weakestLetter: 0, located: false, linesAbove: 0 });
-    // the lines of its page above it
-    expect(features([ref(1, 1)]).linesAbove).to.equal(1);
-    // a model input on scans and photos only: a text layer's long pages say nothing of a header
-    const position = FEATURE_NAMES.indexOf('linesAbove');
-    expect(featureVector({ ...features([ref(1, 1)]), linesAbove: 3 })[position]).to.be.closeTo(Math.log1p(3), 1e-12);
-    expect(featureVector({ ...features([ref(1, 1)]), linesAbove: 3, textLayer: true })[position]).to.equal(0);
+    expect(features([])).to.include({ weakestLetter: 0, located: false });
   });
 
   it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
@@ -174,7 +164,7 @@ describe('evidence: what is known about a value', () => {
     const featuresOf = (value: Record<string, unknown>) => buildEvidence({ answer: { value, provenance: new Map() }, document, schema, dateOrder: 'dmy' }).features;
     const summing = featuresOf({ store: 'WEST END GROCERS LTD', subtotal: '$10.00', tax: '0.80', total: '10.80' });
     expect(['/subtotal', '/tax', '/total'].map((pointer) => summing.get(pointer)!.answerSum)).to.deep.equal([true, true, true]);
-    expect(summing.get('/store')).to.include({ answerSum: undefined, legalForm: true });
+    expect(summing.get('/store')).to.include({ answerSum: undefined });
     // whichever fields hold them: a tax and a total read the wrong way round still sum
     expect(featuresOf({ subtotal: '10.00', tax: '10.80', total: '0.80' }).get('/total')!.answerSum).to.equal(true);
     expect(featuresOf({ subtotal: '10.00', tax: '0.08', total: '10.80' }).get('/total')!.answerSum).to.equal(false);
@@ -182,20 +172,10 @@ describe('evidence: what is known about a value', () => {
     expect(featuresOf({ subtotal: '10.00', total: '10.80' }).get('/total')!.answerSum).to.equal(undefined);
     expect(featuresOf({ total: '10.80', items: [10, 0.8] }).get('/total')!.answerSum).to.equal(undefined);
   });
-
-  it('sees a name that ends with a legal form, and no other', () => {
-    const document = buildDocument(['ACME TOOLS SDN BHD', 'Harbour Cafe']);
-    const schema = { type: 'object', properties: { name: { type: 'string' } } };
-    const legal = (value: string, line: number) => valueFeatures('/name', value, { words: [ref(line, 0)] }, 'none', { document, index: new DocumentIndex(document), schema, dateOrder: 'dmy' }).legalForm;
-    expect(legal('ACME TOOLS SDN BHD', 0)).to.equal(true);
-    expect(legal('Acme Tools Ltd.', 0)).to.equal(true);
-    expect(legal('Harbour Cafe', 1)).to.equal(false);
-    expect(legal('Co-op Lane Store', 1)).to.equal(false);
-  });
 });
 
 describe('evidence: confidence', () => {
-  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, weakestLetter: 0.9, clarity: 0.95, legalForm: false, lines: 1, linesAbove: 0, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
+  const base: ValueFeatures = { kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.95, weakestLetter: 0.9, lines: 1, score: 1, rivals: 0, margin: 1, repeats: 0, addsUp: false, answerSum: undefined, irregular: false, agreement: 'none' };
 
   it('is a probability that rises with what supports the value and falls with what speaks against it', () => {
     const p = singleReadingConfidence(base);
@@ -207,8 +187,9 @@ describe('evidence: confidence', () => {
     // the dev documents show irregular shapes in dates, not amounts
     const date = { ...base, kind: 'date' as const };
     expect(singleReadingConfidence({ ...date, irregular: true })).to.be.below(singleReadingConfidence(date));
+    // a name under a strong label is surer than one under a weak label
     const name = { ...base, kind: 'name' as const, ocrMin: 0.99 };
-    expect(singleReadingConfidence({ ...name, legalForm: true })).to.be.above(singleReadingConfidence(name));
+    expect(singleReadingConfidence({ ...name, score: 1 })).to.be.above(singleReadingConfidence({ ...name, score: 0.5 }));
   });
 
   it('scores a value with the set fitted for the OCR engine that read it, and a text layer\'s with the default engine\'s', () => {

@@ -11,9 +11,10 @@ import { findEnumMention, findEnumValue } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
-import type { FieldHints } from './core/labels.js';
+import { labelledParty, partyRole, recipientByLayout, sellerByReference, senderReference } from './receipts/parties.js';
+import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
-import { kindFor, wantsCurrency, type ValueKind } from './core/kinds.js';
+import { kindFor, plainAmountFormat, wantsCurrency, type ValueKind } from './core/kinds.js';
 import { isCurrencyCode } from './core/currencies.js';
 import { amountDigits, findValues, type Found } from './core/parsers.js';
 import { readingOn, readingSpelled, type Reading } from './core/reading.js';
@@ -29,6 +30,8 @@ export interface FieldContext {
   dayFirst: boolean;
   /** The search is limited to a block (e.g. under "Bill to"): its first lines are the block's own. */
   inBlock: boolean;
+  /** The languages the document is printed in (English always). */
+  languages: ReadingLanguages;
 }
 
 const SCORE_TIE = 0.05;
@@ -43,6 +46,13 @@ export function extractScalar(view: SchemaView, hints: FieldHints, context: Fiel
 }
 
 function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
+  const party = kind === 'business-name' || kind === 'text' ? partyRole(hints) : undefined;
+  if (party && !context.inBlock) {
+    // a party by its role's label in any language, then (a buyer) by the layout of a letter
+    const labelled = labelledParty(hints, context.lines);
+    if (labelled) return { ...labelled, role: 'business-name' };
+    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines));
+  }
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
   // values stated in sentences (contracts, letters): see prose-fields.ts
@@ -109,7 +119,8 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
     case 'integer':
     case 'percentage':
       if (!wantsString) return found.value;
-      return kind === 'amount' && !wantsCurrency(hints.description) ? amountDigits(found) : found.text;
+      if (kind !== 'amount' || wantsCurrency(hints.description)) return found.text;
+      return plainAmount(found, plainAmountFormat(hints.description)) ?? amountDigits(found);
     case 'boolean':
       return found.value;
     case 'enum':
@@ -120,6 +131,13 @@ export function present(found: Found, kind: ValueKind, view: SchemaView, hints: 
     default:
       return found.text;
   }
+}
+
+/** "1.234,56" written as the description asks: "1234.56", with its decimals (or as many as printed). */
+function plainAmount(found: Found, format: ReturnType<typeof plainAmountFormat>): string | undefined {
+  if (!format || typeof found.value !== 'number') return undefined;
+  const printedDecimals = /[.,](\d{1,3})\D*$/.exec(amountDigits(found))?.[1]?.length ?? 0;
+  return found.value.toFixed(format.decimals ?? printedDecimals);
 }
 
 function wantsCurrencyCode(hints: FieldHints): boolean {
@@ -142,6 +160,8 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       return text(firstUnlabelledPhone(lines));
     case 'business-name': {
       if (context.inBlock) return blockName(lines);
+      const reference = sellerByReference(lines);
+      if (reference) return reference;
       const name = findBusinessName(lines, hints.negatives, hints.description);
       // the value with its legal form spelled right, the words as printed
       return name ? { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition } : null;
@@ -168,6 +188,11 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
     if (found) return readingOn(found.text, { line, found });
   }
   return null;
+}
+
+/** The sender's name as the recipient's block must not be: its sender reference or its header name. */
+function sellerName(lines: readonly RuleLine[]): string | undefined {
+  return senderReference(lines)?.name ?? findBusinessName(lines)?.text;
 }
 
 /** Under "Bill to:" the name comes first, before the address and contact lines. */

@@ -20,13 +20,15 @@
  * | consistency                   | receipts/consistency.ts  | after an object is filled: a tax not smaller than the total is dropped |
  * | document stamp                | receipts/stamps.ts       | dates and times without a label: the document's own date and time     |
  * | header name and address       | receipts/header.ts       | business names and addresses without a label: the issuer at the top   |
+ * | parties                       | receipts/parties.ts      | seller and buyer names: under their role labels, else by a letter's layout |
  * | unlabelled phone              | receipts/phones.ts       | phones without a label: phone-shaped numbers not announced as another id |
  * | stated in prose               | prose/prose-values.ts    | dates, durations and places a sentence states ("governed by the laws of") |
- * | parties                       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
+ * | parties of an agreement       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
  * | e-invoice first               | e-invoice.ts             | a Document with an e-invoice page: its lines first, the printed pages for the rest |
  *
  * core/ is the general machinery (lines, labels, kinds, typed values,
- * tables); receipts/ knows receipts and invoices; prose/ knows running text.
+ * tables) and core/languages/ the words of each language it reads, as data;
+ * receipts/ knows receipts and invoices; prose/ knows running text.
  * A new strategy goes in the folder of what it knows and is called from
  * fields.ts (scalars) or objects.ts (objects and lists).
  */
@@ -37,6 +39,7 @@ import type { JsonSchema } from '../../extract/json-schema.js';
 import { viewSchema } from '../../extract/schema-view.js';
 import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
+import { documentLanguages } from './core/language-detect.js';
 import { readLines } from './core/lines.js';
 import { readEInvoiceFirst } from './e-invoice.js';
 import { extractObject } from './objects.js';
@@ -58,7 +61,11 @@ export type PackedRulesTask = Omit<RulesTask, 'document'> & { document: PackedDo
 /** The extraction and where each value was read; checks `signal` between properties. */
 export async function extractByRules(task: RulesTask, signal: AbortSignal): Promise<Extraction> {
   signal.throwIfAborted();
-  const read = (document: Document) => extractObject(viewSchema(task.schema, task.schema), readLines(document), { root: task.schema, dayFirst: isDayFirst(task.dateOrder), signal });
+  // the languages of each reading from its own lines: an e-invoice page names its terms in English, the printed page in its own language
+  const read = (document: Document) => {
+    const lines = readLines(document);
+    return extractObject(viewSchema(task.schema, task.schema), lines, { root: task.schema, dayFirst: isDayFirst(task.dateOrder), languages: documentLanguages(lines), signal });
+  };
   return readEInvoiceFirst(task.document, read);
 }
 

@@ -12,7 +12,7 @@ import type { JsonSchema } from '../../extract/schema.js';
 import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
 import { childPointer } from '../../util/json-pointer.js';
 import { findBlock } from './core/blocks.js';
-import { hintsFor, type FieldHints } from './core/labels.js';
+import { hintsFor, type FieldHints, type ReadingLanguages } from './core/labels.js';
 import type { RuleLine } from './core/lines.js';
 import { kindFor } from './core/kinds.js';
 import { findValues } from './core/parsers.js';
@@ -27,6 +27,8 @@ import { repairLegalForm } from './receipts/company.js';
 export interface ExtractionContext {
   root: JsonSchema;
   dayFirst: boolean;
+  /** The languages the document is printed in (English always): their labels are looked for. */
+  languages: ReadingLanguages;
   signal: AbortSignal;
 }
 
@@ -56,7 +58,7 @@ interface FilledValue {
 }
 
 const MAX_DEPTH = 8;
-const PARTY_WORDS = new Set(['shipping', 'ship', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
+const PARTY_WORDS = new Set(['shipping', 'ship', 'delivery', 'billing', 'bill', 'sender', 'recipient', 'consignee', 'payer', 'payee', 'buyer', 'seller']);
 
 /**
  * The candidate object for the root schema. Long documents take a while, so
@@ -92,15 +94,15 @@ function extractOneProperty(name: string, view: SchemaView, scope: Scope, contex
   context.signal.throwIfAborted();
   const schema = view.properties[name];
   const propertyView = viewSchema(schema, context.root);
-  const fieldHints = scopedHints(name, propertyView, scope);
+  const fieldHints = scopedHints(name, propertyView, scope, context.languages);
   hints.set(name, fieldHints);
   const property = extractProperty(schema, propertyView, fieldHints, scope, context);
   setOwn(filled.value, name, property.value);
   for (const [pointer, source] of underPointer(property.provenance, childPointer('', name))) filled.provenance.set(pointer, source);
 }
 
-function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
-  const hints = hintsFor(name, view.description, scope.parentWords);
+function scopedHints(name: string, view: SchemaView, scope: Scope, languages: ReadingLanguages): FieldHints {
+  const hints = hintsFor(name, view.description, scope.parentWords, languages);
   const issuerName = scope.issuer && (hints.concepts.has('name') || hints.concepts.has('business'));
   if (!scope.qualifiedOnly && !issuerName) return hints;
   const qualified = hints.labels.filter((label) => scope.parentWords.every((word) => label.words.includes(word)));
@@ -108,7 +110,7 @@ function scopedHints(name: string, view: SchemaView, scope: Scope): FieldHints {
 }
 
 function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, scope: Scope, context: ExtractionContext): FilledValue {
-  const fieldContext: FieldContext = { lines: scope.lines, dayFirst: context.dayFirst, inBlock: scope.inBlock };
+  const fieldContext: FieldContext = { lines: scope.lines, dayFirst: context.dayFirst, inBlock: scope.inBlock, languages: context.languages };
   if (view.types.includes('object') && Object.keys(view.properties).length > 0) {
     const identity = followRefs(schema, context.root);
     if (scope.ancestors.has(identity) || scope.ancestors.size > MAX_DEPTH) return { value: null, provenance: new Map() };
@@ -117,7 +119,7 @@ function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, s
   if (view.types.includes('array') && !view.types.includes('string')) {
     const itemView = viewSchema(view.items ?? true, context.root);
     if (itemView.types.includes('object')) {
-      const table = extractTable(itemView, context.root, scope.lines);
+      const table = extractTable(itemView, context.root, scope.lines, context.languages);
       return { value: table.items, provenance: table.provenance };
     }
     return listOf(extractList(itemView, hints, fieldContext));
@@ -192,7 +194,7 @@ function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly 
 
 /** Every labelled occurrence; contact details and links also without a label. */
 function extractList(itemView: SchemaView, listHints: FieldHints, context: FieldContext): Reading[] {
-  const hints = singularHints(listHints);
+  const hints = singularHints(listHints, context.languages);
   const kind = kindFor(itemView, hints);
   const values: Reading[] = [];
   const seen = new Set<string>();
@@ -213,10 +215,10 @@ function extractList(itemView: SchemaView, listHints: FieldHints, context: Field
 }
 
 /** "emails" is labelled "Email", "parties" "Party". */
-function singularHints(hints: FieldHints): FieldHints {
+function singularHints(hints: FieldHints, languages: ReadingLanguages): FieldHints {
   const singular = (word: string): string =>
     word.length <= 3 ? word : word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('sses') ? word.slice(0, -2) : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
   const nameWords = hints.nameWords.map(singular);
-  const rebuilt = hintsFor(nameWords.join('_'), hints.description);
+  const rebuilt = hintsFor(nameWords.join('_'), hints.description, [], languages);
   return { ...rebuilt, labels: [...rebuilt.labels, ...hints.labels] };
 }

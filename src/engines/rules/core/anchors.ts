@@ -3,9 +3,9 @@
  * printed, and the value printed to the right of it or just below it.
  */
 import type { WordRef } from '../../../document/document.js';
-import { matchPhraseAll, tokenRange, wordSimilarity, type Token } from './fuzzy.js';
-import type { FieldHints } from './labels.js';
-import { cellAt, spanX, type RuleLine } from './lines.js';
+import { matchPhraseAll, tokenize, tokenRange, tokensBefore, wordSimilarity, type Token } from './fuzzy.js';
+import { INCLUSION_WORDS, NUMBER_MARKERS, type FieldHints } from './labels.js';
+import { cellAt, digitGroupBlanks, spanX, type Cell, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';
 import type { ValueKind } from './kinds.js';
 import { maxOf } from '../../../util/extremes.js';
@@ -39,16 +39,17 @@ export interface AnchoredValue {
 
 const MIN_LABEL_SCORE = 0.8;
 const NEGATIVE_WINDOW = 2;
-const INCLUSION_WORDS = new Set(['incl', 'include', 'includes', 'included', 'inclusive', 'including', 'inc', 'after', 'with']);
 const TEXT_KINDS = new Set<ValueKind>(['text', 'business-name', 'address', 'enum']);
 
 export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWeight = 0): Anchor[] {
   const anchors: Anchor[] = [];
   lines.forEach((line, position) => {
     let best: Anchor | undefined;
+    const readable = labelTokens(line);
     for (const label of hints.labels) {
       if (label.weight < minWeight) continue;
-      for (const match of matchPhraseAll(line.tokens, label.words)) {
+      for (const found of matchPhraseAll(readable.tokens, label.words)) {
+        const match = { score: found.score, first: readable.at[found.first]!, last: readable.at[found.last - 1]! + 1 };
         const score = match.score * label.weight;
         const span = match.last - match.first;
         // on a tie the longer label wins: "Grand Total" is one label, not "Grand" before "Total"
@@ -70,6 +71,27 @@ export function findAnchors(lines: readonly RuleLine[], hints: FieldHints, minWe
   });
   return anchors;
 }
+
+/**
+ * The tokens labels are matched on: a type code in brackets between the
+ * words of a label is skipped ("Handelsrechnung (380) Nr." is a "Rechnung Nr."),
+ * with the position of each kept token in the line's tokens.
+ */
+function labelTokens(line: RuleLine): { tokens: readonly Token[]; at: readonly number[] } {
+  const all = line.tokens;
+  if (!BRACKETED_CODE.test(line.text)) return { tokens: all, at: all.map((_, index) => index) };
+  const tokens: Token[] = [];
+  const at: number[] = [];
+  all.forEach((token, index) => {
+    const bracketed = line.text[token.start - 1] === '(' && line.text[token.end] === ')' && /^\d+$/.test(token.norm);
+    if (bracketed && index > 0) return;
+    tokens.push(token);
+    at.push(index);
+  });
+  return { tokens, at };
+}
+
+const BRACKETED_CODE = /\(\d+\)/;
 
 /** "Invoice date" is not the label of due_date: a bare label qualified by a word foreign to the property. */
 function qualifiedOtherwise(previous: Token | undefined, wordsBefore: number, nameWords: readonly string[]): boolean {
@@ -106,12 +128,18 @@ function isWord(word: string, negative: string): boolean {
 export function valueAt(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): AnchoredValue | undefined {
   // free text is only read after something that is clearly a label, never out of prose
   if (TEXT_KINDS.has(kind) && !(anchor.opensCell && anchor.terminated)) return undefined;
+  // "MwSt.-% 19,0", "VAT % 20": the label of a rate, not of an amount (which has cents: "TAX% 6.65")
+  if (AMOUNT_KINDS.has(kind) && RATE_AFTER_LABEL.test(anchor.line.text.slice(anchor.end))) return undefined;
   const right = valueRightOf(anchor, kind, dayFirst);
   if (right) return { found: right, anchor, line: anchor.line, score: anchor.score * right.score };
   const below = valueBelow(anchor, lines, kind, dayFirst);
-  if (below) return { ...below, anchor, score: anchor.score * below.found.score * 0.85 };
+  // a value below its label is a little less sure than one beside it, unless it adds up the column above it
+  if (below) return { found: below.found, line: below.line, anchor, score: anchor.score * below.found.score * (below.summed ? 1 : 0.85) };
   return undefined;
 }
+
+const AMOUNT_KINDS = new Set<ValueKind>(['amount', 'number', 'integer']);
+const RATE_AFTER_LABEL = /^[\s.:\-–]*%[\s:]*\d{1,2}(?:[.,]\d)?(?![\d.,]*\d)/;
 
 const LEADING_SEPARATORS = /^[\s:#.\-–=|>)\]]+/;
 
@@ -120,8 +148,8 @@ function valueRightOf(anchor: Anchor, kind: ValueKind, dayFirst: boolean): Found
   if (TEXT_KINDS.has(kind)) return textRightOf(anchor);
   // "Total- 24.80": a dash glued to the label and spaced from the amount is a separator, not a minus
   const rest = line.text.slice(anchor.end, nextLabelStart(line, anchor.end)).replace(/^-(?=\s)/, ' ');
-  const found = findValues(kind, rest, dayFirst);
-  const best = bestNearest(found);
+  const found = findValues(kind, rest, dayFirst, digitGroupBlanks(line, anchor.end));
+  const best = kind === 'identifier' ? announcedIdentifier(rest, found, anchor.wordsBefore === 0) : bestNearest(found);
   return best && { ...best, start: best.start + anchor.end, end: best.end + anchor.end };
 }
 
@@ -150,20 +178,25 @@ function textRightOf(anchor: Anchor): Found | undefined {
 }
 
 const LINES_BELOW = 2;
+/** A cell starting this many characters left of a label is not in the label's column. */
+const FAR_LEFT_CHARS = 8;
+/** Under the heading of a summary table, lines of the text beside it may come between the heading and its figures. */
+const LINES_BELOW_TABLE_HEADING = 4;
 
-function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine; summed?: boolean } | undefined {
   // under a column heading ("Product  Quantity  Price  Subtotal") are item rows, not the field's value;
   // a heading over one row of figures ("Subtotal  Tax  Total" / "10.00  0.80  10.80") is a summary and is read
-  const rowBelow = lines[anchor.position + 1];
-  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && rowBelow && /\p{L}{2}/u.test(rowBelow.text)) return undefined;
+  if (!TEXT_KINDS.has(kind) && isTableHeader(anchor.line) && /\p{L}{2}/u.test(rowUnder(anchor.line, lines, anchor.position) ?? '')) return undefined;
   const label = spanX(anchor.line, anchor.start, anchor.end);
   const tolerance = 2 * anchor.line.charWidth;
-  for (let offset = 1; offset <= LINES_BELOW; offset++) {
+  const reach = !TEXT_KINDS.has(kind) && isTableHeader(anchor.line) ? LINES_BELOW_TABLE_HEADING : LINES_BELOW;
+  for (let offset = 1; offset <= reach; offset++) {
     const line = lines[anchor.position + offset];
     if (!line || line.page !== anchor.line.page) return undefined;
-    let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
+    // a figure stands under its label; text running in from far left ("Indemnité forfaitaire ... : 40 €.") is the next column's
+    let cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance && (TEXT_KINDS.has(kind) || c.x0 >= label.x0 - FAR_LEFT_CHARS * anchor.line.charWidth));
     // "Sub Total" with its amount alone on the next line, right-aligned in another column
-    if (cells.length === 0 && offset === 1 && !TEXT_KINDS.has(kind) && line.cells.length === 1) cells = line.cells;
+    if (cells.length === 0 && offset === 1 && !TEXT_KINDS.has(kind) && line.cells.length === 1 && line.cells[0]!.x0 >= label.x0) cells = line.cells;
     if (cells.length === 0) continue;
     const start = cells[0]!.start;
     const text = line.text.slice(start, cells[cells.length - 1]!.end);
@@ -172,12 +205,97 @@ function valueBelow(anchor: Anchor, lines: readonly RuleLine[], kind: ValueKind,
       const heading = /:\s*$/.test(anchor.line.text.slice(anchor.end).trim() || ':') && anchor.line.cells.length === 1;
       return heading ? { found: { value: text.trim(), text: text.trim(), start, end: start + text.length, score: 1 }, line } : undefined;
     }
-    const found = bestNearest(findValues(kind, text, dayFirst));
+    const found = columnValue(line, cells, kind, dayFirst);
     // a value below its label stands alone; "Payment method >5>cc..." is text that happens to hold a digit
-    if (found && standsAlone(text, found)) return { found: { ...found, start: found.start + start, end: found.end + start }, line };
-    return undefined;
+    if (!found) return undefined;
+    const sum = isHeadingRow(anchor.line) ? columnSum(lines, anchor.position + offset, label, tolerance, found.found, kind, dayFirst) : undefined;
+    return sum ? { ...sum, summed: true } : found;
   }
   return undefined;
+}
+
+/** The value standing alone in the cells of a column on one line. */
+function columnValue(line: RuleLine, cells: readonly Cell[], kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  const start = cells[0]!.start;
+  const text = line.text.slice(start, cells[cells.length - 1]!.end);
+  const found = bestNearest(findValues(kind, text, dayFirst, digitGroupBlanks(line, start)));
+  return found && standsAlone(text, found) ? { found: { ...found, start: found.start + start, end: found.end + start }, line } : undefined;
+}
+
+/**
+ * The text of the first row under a table heading, in the heading's width:
+ * lines of the text beside the table ("taux d'intérêt légal.") are not its rows.
+ */
+function rowUnder(heading: RuleLine, lines: readonly RuleLine[], position: number): string | undefined {
+  const x0 = heading.cells[0]!.x0 - 2 * heading.charWidth;
+  const x1 = heading.cells[heading.cells.length - 1]!.x1 + 2 * heading.charWidth;
+  for (let at = position + 1; at <= position + LINES_BELOW_TABLE_HEADING && at < lines.length; at++) {
+    const line = lines[at]!;
+    if (line.page !== heading.page) return undefined;
+    const under = line.cells.filter((cell) => cell.x1 >= x0 && cell.x0 <= x1);
+    if (under.length > 0) return under.map((cell) => cell.text).join(' ');
+  }
+  return undefined;
+}
+
+/** Rows of a summary table a column sum may close. */
+const MAX_SUMMED_ROWS = 8;
+
+/**
+ * Under a heading of a summary table, one row per VAT rate and a last row
+ * of their sums ("Nettobetrag: 321,40 / 127,59 / 448,99"): the field is the
+ * sum, the amount that adds up the ones above it in the column.
+ */
+function columnSum(lines: readonly RuleLine[], first: number, label: { x0: number; x1: number }, tolerance: number, top: Found, kind: ValueKind, dayFirst: boolean): { found: Found; line: RuleLine } | undefined {
+  if (kind !== 'amount' && kind !== 'number') return undefined;
+  const column: Array<{ found: Found; line: RuleLine }> = [];
+  for (let at = first; at < lines.length && at < first + MAX_SUMMED_ROWS; at++) {
+    const line = lines[at]!;
+    const cells = line.cells.filter((c) => c.x1 >= label.x0 - tolerance && c.x0 <= label.x1 + tolerance);
+    const value = cells.length > 0 && line.page === lines[first]!.page ? columnValue(line, cells, kind, dayFirst) : undefined;
+    if (!value) break;
+    column.push(value);
+  }
+  if (column.length < 3 || Number(column[0]!.found.value) !== Number(top.value)) return undefined;
+  const last = column[column.length - 1]!;
+  const total = Number(last.found.value);
+  const above = column.slice(0, -1).reduce((sum, row) => sum + Number(row.found.value), 0);
+  // the rows of a credit note are all negative: one whose minus OCR lost still adds up in magnitude
+  const magnitudes = column.slice(0, -1).reduce((sum, row) => sum + Math.abs(Number(row.found.value)), 0);
+  return Math.abs(above - total) < 0.005 || Math.abs(magnitudes - Math.abs(total)) < 0.005 ? last : undefined;
+}
+
+/**
+ * The number a label announces: "Invoice No. 4471", "Facture FA-2017-0009",
+ * "Handelsrechnung (380) Nr. E2018092011804" (a type code in brackets, then a
+ * number marker). Other words between the label and a value make it a
+ * sentence ("Rechnung gemäß Taxifahrt vom ...", "Rechnungen für ZUGFeRD 2.2"),
+ * unless a label heading its line ends them with a number marker ("Rechnung
+ * des Versicherers (575) Nr. 00.123.456.7-2018-1"). The first identifier
+ * after a marker, else the first not in brackets.
+ */
+function announcedIdentifier(text: string, found: readonly Found[], heading: boolean): Found | undefined {
+  const bracketed = (f: Found): boolean => text[f.start - 1] === '(' && text[f.end] === ')';
+  const inBrackets = (token: Token): boolean => found.some((other) => bracketed(other) && other.start <= token.start && token.end <= other.end);
+  const afterMarker = (f: Found): boolean => {
+    const before = tokensBefore(tokenize(text.slice(0, f.start)), f.start, 1)[0];
+    return before !== undefined && NUMBER_MARKERS.has(before.norm);
+  };
+  const wordsBefore = (f: Found): number => tokenize(text.slice(0, f.start)).filter((token) => !NUMBER_MARKERS.has(token.norm) && !inBrackets(token)).length;
+  const announced = found.filter((f) => wordsBefore(f) === 0 || (heading && afterMarker(f) && wordsBefore(f) <= MAX_WORDS_BEFORE_MARKER));
+  const chosen = announced.find(afterMarker) ?? announced.find((f) => !bracketed(f)) ?? announced[0];
+  // read past words of the heading, the number is less surely the document's own ("... Kraftfahrtversicherung Nr. 00.123.456.7")
+  return chosen && wordsBefore(chosen) > 0 ? { ...chosen, score: chosen.score * PAST_WORDS_SCORE } : chosen;
+}
+
+const PAST_WORDS_SCORE = 0.8;
+
+/** Words a heading may print between its title and the number marker ("Rechnung des Versicherers Nr."). */
+const MAX_WORDS_BEFORE_MARKER = 3;
+
+/** Three or more cells, most of them words: a heading row, also when OCR read a sign as a figure ("MwSt-%" as "Mwst-8"). */
+function isHeadingRow(line: RuleLine): boolean {
+  return line.cells.length >= 3 && line.cells.filter((cell) => /\d/.test(cell.text)).length <= line.cells.length / 3;
 }
 
 /** Three or more cells of words and no figures: the heading row of a table. */

@@ -1,7 +1,9 @@
 /**
  * Tolerant matching of label phrases against OCR text: "T0TAL", "lnvoice No"
- * and "SubTotal" / "Sub Total" should all find their label.
+ * and "SubTotal" / "Sub Total" should all find their label, and some label
+ * words close compounds ("Handelsrechnung Nr." is a "Rechnung Nr.").
  */
+import { LANGUAGES } from './languages/index.js';
 
 export interface Token {
   /** Lower case, accents removed. */
@@ -17,10 +19,14 @@ export interface PhraseMatch {
   last: number;
 }
 
-const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[#%&@°º]/gu;
+/** Words (with an elided article: "d'échéance"), "N°" / "n.º" as one word, and the signs that label values. */
+const TOKEN_PATTERN = /(?<![\p{L}\p{N}])[nN]\.?[°º]|[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[#%&@°º]/gu;
+
+/** An elided article of French and Italian ("d'échéance", "l'avoir", "dell'ordine"): the word is what follows it. */
+const ELISION = /^(?:d|l|qu|dell|all|nell|dall|sull)['\u2019](?=\p{L})/u;
 
 export function normaliseWord(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/^n[°º]$/, 'no');
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(ELISION, '').replace(/^n\.?[°º]$/, 'no');
 }
 
 export function tokenize(text: string): Token[] {
@@ -108,13 +114,38 @@ function isInflection(a: string, b: string): boolean {
 
 const MIN_WORD_SIMILARITY = 0.75;
 
-/** How nearly a printed word is a label's word: also "TAX1", "TAX2" for "tax" (tills number their tax classes), a little less than the word itself. */
+/**
+ * How nearly a printed word is a label's word: also "TAX1", "TAX2" for "tax"
+ * (tills number their tax classes), and a compound a label word closes
+ * ("Handelsrechnung", "Mietrechnung" for "Rechnung"), each a little less than
+ * the word itself. A word that is itself a label word of the tables is that
+ * word and no misreading of another: "Rechnungssumme" is three letters from
+ * "Rechnungsnummer", and another field.
+ */
 function labelWordSimilarity(printed: string, label: string): number {
   const numbered = /^(\p{L}{3,})\d$/u.exec(printed);
-  return numbered && numbered[1] === label ? NUMBERED_LABEL_SIMILARITY : wordSimilarity(printed, label);
+  if (numbered && numbered[1] === label) return NUMBERED_LABEL_SIMILARITY;
+  if (COMPOUND_HEADS.has(label) && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
+  if (printed !== label && KNOWN_WORDS.has(printed) && !isInflection(printed, label)) return 0;
+  return wordSimilarity(printed, label);
 }
 
 const NUMBERED_LABEL_SIMILARITY = 0.95;
+const COMPOUND_SIMILARITY = 0.9;
+/** Letters a compound puts before its head ("Miet" in "Mietrechnung"). */
+const MIN_COMPOUND_PREFIX = 3;
+const COMPOUND_HEADS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => (language.compoundHeads ?? []).map(normaliseWord)));
+
+/** Every word of every label of the tables (long enough to be misread into another: five letters or more). */
+const KNOWN_WORDS: ReadonlySet<string> = new Set(
+  LANGUAGES.flatMap((language) => [
+    ...Object.values(language.concepts).flatMap((words) => words.labels ?? []),
+    ...Object.values(language.phrases).flat(),
+    ...language.titles,
+  ])
+    .flatMap((label) => tokenize(label).map((token) => token.norm))
+    .filter((word) => word.length >= 5),
+);
 
 /**
  * Every occurrence of a phrase (normalised words) in a token sequence, also
@@ -136,7 +167,9 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
   const joinedPhrase = phrase.join('');
   if (joinedPhrase.length >= 5) {
     const slack = (1 - MIN_WORD_SIMILARITY) * joinedPhrase.length;
-    for (let size = Math.max(1, phrase.length - 1); size <= phrase.length + 1; size++) {
+    // OCR breaks a long word in three as easily as in two ("Verk au fer")
+    const most = phrase.length + (joinedPhrase.length >= LONG_JOINED ? 2 : 1);
+    for (let size = Math.max(1, phrase.length - 1); size <= most; size++) {
       if (size === phrase.length) continue;
       for (let first = 0; first + size <= tokens.length; first++) {
         let length = 0;
@@ -151,6 +184,9 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
   }
   return matches.sort((a, b) => b.score - a.score || a.first - b.first);
 }
+
+/** A phrase this long may be found broken in one more piece. */
+const LONG_JOINED = 8;
 
 export function matchPhrase(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch | undefined {
   return matchPhraseAll(tokens, phrase)[0];

@@ -49,3 +49,32 @@ export function wantsCurrency(description: string): boolean {
   if (/\bwithout (?:a |the |any )?currency\b|\bno currency\b/i.test(description)) return false;
   return /\b(?:with|including|include|includes|incl\.?)\b[^.]*\bcurrency\b/i.test(description);
 }
+
+/**
+ * How a string amount is to be written when the description asks for a
+ * machine-readable number rather than the printed one: "as a plain number
+ * with two decimals, e.g. '1234.50'" wants "1234.56" for a printed
+ * "1.234,56". Examples decide first: one printed with a thousands separator,
+ * a decimal comma or a currency ("e.g. '1,234.50'", "'12,50'", "'$55.96'")
+ * asks for the amount as printed. A number of decimals, plain examples or
+ * "decimal point" ask for the plain form; "a plain number" alone may only
+ * mean "without its currency" and keeps the printed digits. undefined: as
+ * printed.
+ */
+export function plainAmountFormat(description: string): { decimals: number | undefined } | undefined {
+  const examples = [...description.matchAll(/['"‘“]([^'"’”]{1,24})['"’”]/g)].map((m) => m[1]!.trim()).filter((example) => /\d/.test(example) && /^[^\p{L}]*\d[\d.,' ]*[^\p{L}]*$/u.test(example));
+  if (examples.some((example) => !/^-?\d+(?:\.\d+)?$/.test(example))) return undefined;
+  const stated = STATED_DECIMALS.exec(description);
+  const decimals = stated ? (/^(?:two|2)$/i.test(stated[1]!) ? 2 : /^(?:one|1)$/i.test(stated[1]!) ? 1 : 3) : sameDecimals(examples);
+  const asked = PLAIN_NUMBER.test(description) || stated !== null || examples.length > 0;
+  return asked ? { decimals } : undefined;
+}
+
+const PLAIN_NUMBER = /\bdecimal point\b|\bwithout (?:a )?thousands? separators?\b|\bmachine[- ]readable\b/i;
+const STATED_DECIMALS = /\b(one|two|three|1|2|3) decimals?(?: places| digits)?\b/i;
+
+/** The number of decimals every example shows, when they agree. */
+function sameDecimals(examples: readonly string[]): number | undefined {
+  const counts = new Set(examples.map((example) => example.split('.')[1]?.length ?? 0));
+  return counts.size === 1 ? [...counts][0] : undefined;
+}

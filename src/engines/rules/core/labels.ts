@@ -2,76 +2,105 @@
  * Label hints for a schema property: which printed labels may announce its
  * value, which words next to such a label mean it is a different field, and
  * which general concept (total, date, phone...) the property is about.
- * The synonym table is deliberately small and generic.
+ * The words themselves are data, one table per language (languages/): a
+ * property named in English or in any of those languages finds the labels
+ * the document's languages print for it.
  */
+import { LANGUAGES, type Concept, type LanguageTable, type Phrase } from './languages/index.js';
 import { normaliseWord, tokenize } from './fuzzy.js';
 
-export type Concept =
-  | 'total' | 'subtotal' | 'tax' | 'discount' | 'date' | 'time' | 'identifier' | 'business' | 'customer'
-  | 'address' | 'phone' | 'email' | 'url' | 'quantity' | 'description' | 'unitPrice' | 'amount' | 'percentage' | 'name' | 'currency';
+export type { Concept } from './languages/index.js';
 
-interface ConceptEntry {
-  /** Words of a property name or description that bring in the concept. */
-  triggers: string[];
-  /** Printed labels for it. */
-  labels: string[];
-  /** Words next to a matched label that mean another field. */
-  negatives?: string[];
+/** A label's normalised words, split as document text is ("d'échéance" stays one word, "N°" is "no"). */
+export function labelWords(label: string): string[] {
+  return tokenize(label).map((token) => token.norm);
 }
 
-const CONCEPTS: Record<Concept, ConceptEntry> = {
-  total: {
-    triggers: ['total', 'grand total', 'amount due', 'balance due', 'payable', 'total amount'],
-    labels: ['total', 'grand total', 'total due', 'amount due', 'amt due', 'balance due', 'total amount', 'amount payable', 'total payable', 'net total', 'total to pay', 'to pay', 'amount to pay', 'pay this amount', 'balance',
-      // the same labels on receipts in German, French, Italian, Spanish, Dutch, Portuguese
-      'summe', 'gesamt', 'gesamtbetrag', 'rechnungsbetrag', 'endbetrag', 'zu zahlen', 'montant total', 'net a payer', 'totale', 'importe', 'totaal', 'te betalen', 'a pagar'],
-    negatives: ['sub', 'subtotal', 'tax', 'vat', 'gst', 'discount', 'discounts', 'saving', 'savings', 'saved', 'save', 'qty', 'quantity', 'items', 'item', 'excl', 'excluding', 'before', 'tendered', 'change', 'paid', 'cash', 'card', 'points', 'weight', 'pcs', 'units'],
-  },
-  subtotal: {
-    triggers: ['subtotal', 'sub total'],
-    labels: ['subtotal', 'sub total', 'net amount', 'item total', 'items total', 'food total', 'total sales', 'sales total', 'merchandise total',
-      // before tax in German, French, Spanish, Italian, Dutch
-      'zwischensumme', 'nettobetrag', 'sous total', 'total ht', 'total hors taxes', 'base imponible', 'subtotale', 'imponibile', 'subtotaal'],
-  },
-  tax: {
-    triggers: ['tax', 'vat', 'gst', 'hst', 'sst'],
-    labels: ['tax', 'taxes', 'vat', 'gst', 'sales tax', 'tax amount', 'hst', 'sst', 'mwst', 'ust', 'tva', 'iva', 'btw', 'cgst', 'sgst', 'igst'],
-    negatives: ['id', 'reg', 'registration', 'no', 'number', 'incl', 'inclusive', 'including', 'excl', 'exclusive', 'excluding', 'invoice', 'summary', 'code'],
-  },
-  discount: { triggers: ['discount'], labels: ['discount', 'disc'] },
-  date: {
-    triggers: ['date', 'dated'],
-    labels: ['date', 'dated', 'datum', 'fecha'],
-    negatives: ['due', 'expiry', 'expiration', 'expires', 'birth', 'delivery', 'ship', 'shipping', 'start', 'end', 'payment', 'valid', 'print', 'printed'],
-  },
-  time: { triggers: ['time'], labels: ['time', 'uhrzeit', 'hora', 'heure'] },
-  identifier: { triggers: ['number', 'no', 'num', 'nr', 'id', 'code', 'ref', 'reference'], labels: ['number', 'no', '#', 'num', 'nr', 'ref'] },
-  business: {
-    triggers: ['company', 'vendor', 'seller', 'supplier', 'store', 'merchant', 'shop', 'business', 'restaurant', 'issuer', 'retailer'],
-    labels: ['company', 'vendor', 'seller', 'supplier', 'store', 'merchant', 'shop', 'from'],
-  },
-  customer: {
-    triggers: ['customer', 'client', 'buyer', 'bill to', 'billed to', 'sold to', 'recipient', 'purchaser'],
-    labels: ['customer', 'client', 'bill to', 'billed to', 'buyer', 'sold to', 'recipient'],
-  },
-  address: { triggers: ['address', 'addr'], labels: ['address', 'addr'] },
-  phone: { triggers: ['phone', 'tel', 'telephone', 'mobile', 'fax'], labels: ['phone', 'tel', 'telephone', 'mobile', 'ph', 'hp', 'telefon', 'telefono'], negatives: ['fax'] },
-  email: { triggers: ['email', 'e mail', 'mail'], labels: ['email', 'e mail'] },
-  url: { triggers: ['url', 'website', 'web', 'site', 'homepage'], labels: ['website', 'web', 'www', 'url'] },
-  quantity: { triggers: ['quantity', 'qty', 'count'], labels: ['quantity', 'qty', 'qnty', 'units', 'pcs', 'no of items'] },
-  description: { triggers: ['description', 'item', 'product', 'article'], labels: ['description', 'item', 'product', 'details', 'particulars', 'article', 'desc'] },
-  unitPrice: { triggers: ['unit price', 'price', 'unit cost'], labels: ['unit price', 'price', 'rate', 'unit cost', 'each'] },
-  amount: {
-    triggers: ['amount', 'amt', 'cost', 'fee', 'charge', 'paid', 'sum', 'balance', 'tip', 'price', 'value'],
-    labels: ['amount', 'amt', 'line total', 'total', 'value'],
-  },
-  percentage: { triggers: ['percent', 'percentage', 'pct', 'rate'], labels: [] },
-  name: { triggers: ['name'], labels: ['name'] },
-  currency: {
-    triggers: ['currency', 'curr', 'ccy'],
-    labels: ['currency', 'amounts in', 'prices in', 'all amounts in', 'all prices in', 'wahrung', 'devise', 'moneda', 'valuta', 'divisa'],
-  },
-};
+/**
+ * The languages a document is read in: English and those whose words it
+ * prints (language-detect.ts). Only their labels are looked for, so that an
+ * English receipt is read as before and a German invoice finds "Bruttosumme".
+ */
+export type ReadingLanguages = readonly LanguageTable[];
+
+/** Every language the engine knows: for callers that read without a document (and tests). */
+export const EVERY_LANGUAGE: ReadingLanguages = LANGUAGES;
+
+const CONCEPT_NAMES: readonly Concept[] = ['total', 'subtotal', 'tax', 'discount', 'date', 'time', 'identifier', 'business', 'customer', 'address', 'phone', 'email', 'url', 'quantity', 'description', 'unitPrice', 'amount', 'percentage', 'name', 'currency'];
+
+/** Words of property names that bring in each concept, in every language: a schema may be written in any of them. */
+const TRIGGERS = Object.fromEntries(
+  CONCEPT_NAMES.map((concept) => [concept, [...new Set(LANGUAGES.flatMap((language) => (language.concepts[concept]?.triggers ?? []).map((trigger) => splitName(trigger).join(' '))))]]),
+) as Record<Concept, string[]>;
+
+interface PhraseEntry {
+  phrase: Phrase;
+  /** The English name, as name words ("invoice number" -> ["invoice", "number"]). */
+  english: string[];
+  /** Every language's labels, compacted ("rechnungsnr"), to recognise a label or a property name. */
+  compact: Set<string>;
+}
+
+const PHRASES: PhraseEntry[] = [...new Set(LANGUAGES.flatMap((language) => Object.keys(language.phrases) as Phrase[]))].map((phrase) => {
+  const compact = new Set<string>([phrase.replace(/ /g, '')]);
+  for (const language of LANGUAGES) for (const label of language.phrases[phrase] ?? []) compact.add(labelWords(label).join(''));
+  return { phrase, english: phrase.split(' '), compact };
+});
+
+/** Titles of invoices and credit notes in any language: a property named after one ("invoice_number", "rechnung_nr") is the document's number. */
+const TITLE_KEYS = new Set(LANGUAGES.flatMap((language) => language.titles.map((title) => labelWords(title).join(' '))));
+
+/** Phrases that are kinds of a concept: their labels (in the languages other than English, whose concepts list their own) are the concept's too. */
+const PHRASES_OF_CONCEPT: Partial<Record<Concept, Phrase[]>> = { total: ['gross total', 'amount due'], subtotal: ['net total'], tax: ['tax total'] };
+
+/** What the labels of a set of languages are, merged once per set. */
+interface Vocabulary {
+  concepts: Record<Concept, { labels: string[][]; negatives: string[] }>;
+  /** What the languages other than English print for each phrase. */
+  foreign: Map<Phrase, string[][]>;
+  /** Every phrase's labels (English too), for strategies that rank labels, such as the kinds of total. */
+  phrases: Map<Phrase, string[][]>;
+  titles: string[][];
+  /** Each title with its language's number markers ("Rechnung Nr.", "Facture n°", "Fattura n."). */
+  titleNumbers: string[][];
+}
+
+const vocabularies = new Map<string, Vocabulary>();
+
+function vocabularyOf(languages: ReadingLanguages): Vocabulary {
+  const key = languages.map((language) => language.code).join(',');
+  const known = vocabularies.get(key);
+  if (known) return known;
+  const unique = (lists: string[][]): string[][] => [...new Map(lists.map((words) => [words.join(' '), words])).values()];
+  const concepts = Object.fromEntries(
+    CONCEPT_NAMES.map((concept) => {
+      const phrased = (language: LanguageTable): readonly string[] => (language.code === 'en' ? [] : (PHRASES_OF_CONCEPT[concept] ?? []).flatMap((phrase) => language.phrases[phrase] ?? []));
+      const labels = unique(languages.flatMap((language) => [...(language.concepts[concept]?.labels ?? []), ...phrased(language)].map(labelWords)));
+      const negatives = [...new Set(languages.flatMap((language) => (language.concepts[concept]?.negatives ?? []).map(normaliseWord)))];
+      return [concept, { labels, negatives }];
+    }),
+  ) as Vocabulary['concepts'];
+  const phraseNames = [...new Set(languages.flatMap((language) => Object.keys(language.phrases) as Phrase[]))];
+  const labelsOfPhrase = (phrase: Phrase, from: ReadingLanguages): string[][] => unique(from.flatMap((language) => (language.phrases[phrase] ?? []).map(labelWords)));
+  const others = languages.filter((language) => language.code !== 'en');
+  const vocabulary: Vocabulary = {
+    concepts,
+    foreign: new Map(phraseNames.map((phrase) => [phrase, labelsOfPhrase(phrase, others)])),
+    phrases: new Map(phraseNames.map((phrase) => [phrase, labelsOfPhrase(phrase, languages)])),
+    titles: unique(languages.flatMap((language) => language.titles.map(labelWords))),
+    titleNumbers: unique(languages.flatMap((language) => {
+      const markers = [...new Set([...language.numberMarkers, '#'])].map(labelWords);
+      return language.titles.map(labelWords).flatMap((title) => markers.map((marker) => [...title, ...marker]));
+    })),
+  };
+  vocabularies.set(key, vocabulary);
+  return vocabulary;
+}
+
+/** The printed labels of a phrase in the languages read. */
+export function phraseLabels(phrase: Phrase, languages: ReadingLanguages = EVERY_LANGUAGE): string[][] {
+  return vocabularyOf(languages).phrases.get(phrase) ?? [];
+}
 
 /** Concepts of a value of its own (unlike business/customer, which say whose value it is). */
 const VALUE_CONCEPTS = new Set<Concept>(['total', 'subtotal', 'tax', 'discount', 'date', 'time', 'address', 'phone', 'email', 'url', 'currency']);
@@ -106,7 +135,7 @@ export function splitName(name: string): string[] {
     .map(normaliseWord);
 }
 
-const IDENTIFIER_WORDS = new Set(CONCEPTS.identifier.labels.concat(CONCEPTS.identifier.triggers));
+const IDENTIFIER_WORDS = new Set([...vocabularyOf(EVERY_LANGUAGE).concepts.identifier.labels.map((words) => words.join(' ')), ...TRIGGERS.identifier]);
 const DESCRIPTION_STOPWORDS = new Set(['the', 'a', 'an', 'of', 'or', 'and', 'to', 'for', 'in', 'on', 'with', 'name', 'value', 'number', 'their', 'its', 'it', 'any', 'as', 'is', 's']);
 
 /**
@@ -117,17 +146,23 @@ const DESCRIPTION_STOPWORDS = new Set(['the', 'a', 'an', 'of', 'or', 'and', 'to'
 const MAX_NAME_CHARS = 256;
 const MAX_DESCRIPTION_CHARS = 4000;
 
-export function hintsFor(fullName: string, fullDescription = '', parentWords: string[] = []): FieldHints {
+export function hintsFor(fullName: string, fullDescription = '', parentWords: string[] = [], languages: ReadingLanguages = EVERY_LANGUAGE): FieldHints {
+  const vocabulary = vocabularyOf(languages);
   const name = fullName.slice(0, MAX_NAME_CHARS);
   const description = fullDescription.slice(0, MAX_DESCRIPTION_CHARS);
-  const nameWords = splitName(name);
+  const firstSentence = description.split(/[.;(]/)[0] ?? '';
+  const printedName = splitName(name);
+  // a property named in another language ("Rechnungsnummer", "numero_facture") is read as its English name
+  const nameWords = englishName(printedName) ?? printedName;
   const concepts = conceptsIn(nameWords.join(' '));
   // "store_address", "vendor_phone": the business word only says whose value it is; a bare "Store" label announces no address
   if ([...concepts].some((concept) => VALUE_CONCEPTS.has(concept))) concepts.delete('business');
-  const firstSentence = description.split(/[.;(]/)[0] ?? '';
   if (concepts.size === 0) for (const concept of conceptsIn(splitName(firstSentence).join(' '))) concepts.add(concept);
   const labels: LabelHint[] = [];
-  const explained = new Set([...concepts].flatMap((concept) => CONCEPTS[concept].triggers.filter((t) => ` ${nameWords.join(' ')} `.includes(` ${t} `)).flatMap((t) => t.split(' '))));
+  const explained = new Set([...concepts].flatMap((concept) => TRIGGERS[concept].filter((t) => ` ${nameWords.join(' ')} `.includes(` ${t} `)).flatMap((t) => t.split(' '))));
+  // "tax_total", "total_vat": the total of the taxes, a tax and no total; "total_incl_vat": a total
+  const inclusive = nameWords.some((word) => INCLUSION_WORDS.has(word));
+  if (concepts.has('tax') && concepts.has('total')) concepts.delete(inclusive ? 'tax' : 'total');
   const qualifiers = nameWords.filter((word) => !explained.has(word));
   const add = (words: string[], weight: number, bare = false): void => {
     if (words.length === 0) return;
@@ -138,14 +173,17 @@ export function hintsFor(fullName: string, fullDescription = '', parentWords: st
     } else labels.push({ words, weight, bare });
   };
   add(nameWords, 1);
+  add(printedName, 1);
   if (parentWords.length > 0) add([...parentWords, ...nameWords], 1);
-  addIdentifierVariants(nameWords, add);
+  addIdentifierVariants(nameWords, vocabulary, add);
+  // the property's own name in the other languages; a concept's labels are already every language's
+  addForeignLabels([...labels], vocabulary, add);
   for (const concept of concepts) {
-    // total_tax is not announced by a bare "Total", nor due_date by a bare "Date"
-    if (CONCEPTS[concept].negatives?.some((word) => nameWords.includes(word))) continue;
+    // total_tax is not announced by a bare "Total", nor due_date by a bare "Date" (but total_incl_tax by "Total")
+    const { labels: conceptLabels, negatives } = vocabulary.concepts[concept];
+    if (!inclusive && negatives.some((word) => nameWords.includes(word))) continue;
     const weight = concept === 'identifier' || concept === 'name' ? 0.4 : qualifiers.length > 0 ? 0.75 : 0.9;
-    for (const label of CONCEPTS[concept].labels) {
-      const words = splitName(label);
+    for (const words of conceptLabels) {
       // "grand total" is as good a label for `total` as "total" itself
       const specific = nameWords.every((word) => words.includes(word));
       add(words, specific ? 1 : weight, qualifiers.length > 0 && !specific);
@@ -154,26 +192,50 @@ export function hintsFor(fullName: string, fullDescription = '', parentWords: st
   const descriptionWords = splitName(firstSentence);
   if (descriptionWords.length > 0 && descriptionWords.length <= 5) add(descriptionWords, 0.9);
   const negatives = new Set<string>();
-  for (const concept of concepts) for (const word of CONCEPTS[concept].negatives ?? []) negatives.add(word);
+  for (const concept of concepts) for (const word of vocabulary.concepts[concept].negatives) negatives.add(word);
   for (const word of negativesFromDescription(description)) negatives.add(word);
-  for (const word of nameWords) negatives.delete(word);
+  for (const word of [...nameWords, ...printedName]) negatives.delete(word);
   return { nameWords, labels, qualifiers, negatives: [...negatives], concepts, occurrence: occurrenceIn(description), description };
 }
 
-/** "invoice number" is also printed "Invoice No.", "Invoice #", and as "Invoice" alone before the value. */
-function addIdentifierVariants(nameWords: string[], add: (words: string[], weight: number) => void): void {
+/** The English name of a property named by a phrase of any language ("Rechnungsnummer" -> invoice number), if it is one. */
+function englishName(words: readonly string[]): string[] | undefined {
+  const compact = words.join('');
+  return PHRASES.find((entry) => entry.compact.has(compact))?.english;
+}
+
+/** What the other languages read print for each label of a phrase ("invoice date": "Rechnungsdatum", "date de facture"...), as strong as that label. */
+function addForeignLabels(labels: readonly LabelHint[], vocabulary: Vocabulary, add: (words: string[], weight: number, bare: boolean) => void): void {
+  for (const label of labels) {
+    const compact = label.words.join('');
+    for (const entry of PHRASES) if (entry.compact.has(compact)) for (const words of vocabulary.foreign.get(entry.phrase) ?? []) add(words, label.weight, label.bare);
+  }
+}
+
+/** English numbers after any stem ("order no", "PO #"). */
+const ENGLISH_MARKERS = ['number', 'no', '#', 'num', 'nr', 'ref', 'id'];
+
+/**
+ * "invoice number" is also printed "Invoice No.", "Invoice #", and as
+ * "Invoice" alone before the value; a document's own title ("invoice",
+ * "Rechnung", "facture") in every language.
+ */
+function addIdentifierVariants(nameWords: string[], vocabulary: Vocabulary, add: (words: string[], weight: number) => void): void {
   const last = nameWords[nameWords.length - 1];
   if (last === undefined || nameWords.length < 2 || !IDENTIFIER_WORDS.has(last)) return;
   const stem = nameWords.slice(0, -1);
-  for (const variant of ['number', 'no', '#', 'num', 'nr', 'ref', 'id']) add([...stem, variant], 1);
+  for (const variant of ENGLISH_MARKERS) add([...stem, variant], 1);
   add(stem, 0.6);
+  if (!TITLE_KEYS.has(stem.join(' '))) return;
+  for (const words of vocabulary.titleNumbers) add(words, 1);
+  for (const title of vocabulary.titles) add(title, 0.6);
 }
 
 function conceptsIn(text: string): Set<Concept> {
   const words = ` ${text} `;
   const found = new Set<Concept>();
-  for (const [concept, entry] of Object.entries(CONCEPTS) as Array<[Concept, ConceptEntry]>) {
-    if (entry.triggers.some((trigger) => words.includes(` ${trigger} `))) found.add(concept);
+  for (const concept of CONCEPT_NAMES) {
+    if (TRIGGERS[concept].some((trigger) => words.includes(` ${trigger} `))) found.add(concept);
   }
   if (found.has('subtotal')) found.delete('total');
   return found;
@@ -198,6 +260,12 @@ function occurrenceIn(description: string): 'first' | 'last' | undefined {
   return last ? 'last' : undefined;
 }
 
-export function labelsOf(concept: Concept): string[][] {
-  return CONCEPTS[concept].labels.map(splitName);
+export function labelsOf(concept: Concept, languages: ReadingLanguages = EVERY_LANGUAGE): string[][] {
+  return vocabularyOf(languages).concepts[concept].labels;
 }
+
+/** Words that say a tax is part of the amount beside them ("incl.", "inkl.", "TTC"), in every language. */
+export const INCLUSION_WORDS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => language.inclusionWords.map(normaliseWord)));
+
+/** Words printed between a title and its number ("Nr.", "n°", "numéro"), in every language. */
+export const NUMBER_MARKERS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => language.numberMarkers.flatMap(labelWords)));

@@ -9,6 +9,7 @@ import type { Document, Line, WordRef } from '../../../document/document.js';
 import { COLUMN_GAP_CHARS } from '../../../ingest/layout.js';
 import { tokenize, type Token } from './fuzzy.js';
 import { maxOf } from '../../../util/extremes.js';
+import { firstIndexWhere } from '../../../util/sorted-search.js';
 
 /** A stretch of a line: its x extent and its character offsets in the line's text. */
 interface Span {
@@ -140,6 +141,25 @@ export function wordsInRange(line: RuleLine, start: number, end: number): WordRe
   const refs: WordRef[] = [];
   for (let i = low; i < line.words.length && line.words[i]!.start < end; i++) refs.push(line.words[i]!.ref);
   return refs;
+}
+
+/** A blank narrower than this share of a character is a thin space inside one printed number ("1 234,56"), not a gap between two. */
+const DIGIT_GROUP_GAP = 0.8;
+
+/**
+ * For text sliced from a line at `from`: whether the blank at an offset of
+ * that text joins the groups of one number, the words on either side
+ * printed closer than a character apart.
+ */
+export function digitGroupBlanks(line: RuleLine, from = 0): (offset: number) => boolean {
+  return (offset) => {
+    const at = from + offset;
+    // words are in text order: the first that starts after the blank, found by binary search (a line may hold thousands)
+    const next = firstIndexWhere(line.words, (word) => word.start > at);
+    const before = line.words[next - 1];
+    const after = line.words[next];
+    return before?.end === at && after?.start === at + 1 && after.x0 - before.x1 <= DIGIT_GROUP_GAP * line.charWidth;
+  };
 }
 
 /** x range of the characters [start, end) of a line. */

@@ -21,17 +21,26 @@ export interface Found {
 const CURRENCY_SIGNS = '$€£¥₹₩₽₺฿₫₱₴₦';
 const CURRENCY = String.raw`(?:[${CURRENCY_SIGNS}]|\b(?:RM|USD|EUR|GBP|JPY|CNY|INR|AUD|CAD|CHF|SGD|MYR|HKD|NZD|AED|SAR|ZAR|SEK|NOK|DKK|PLN|CZK|HUF|THB|IDR|PHP|VND|KRW|BRL|MXN|TRY|Rs|Eur|Kr)\.?)`;
 /** A currency printed after the amount, as much of Europe does: "12,50 €", "34,85EUR". */
-const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
+const CURRENCY_AFTER = String.raw`(?:\s?(?:[€£$¥₹]|(?:EUR|USD|GBP|CHF|PLN|SEK|NOK|DKK|CZK|HUF|RON|BGN|AED|SGD|MYR|RM|Eur|eur|Euro|EURO|Kr|kr|zł|Kč|Ft|lei)(?!\p{L})))`;
+/** Digits with their separators; an apostrophe groups thousands ("1'234.50", Switzerland) only before three digits. */
+const DIGITS = String.raw`\d(?:(?:[\d,.]|['’](?=\d{3}(?!\d)))*\d)?`;
 const NUMBER_TOKEN = new RegExp(
   // a dot leader may run into the amount ("TOTAL...16,70", "Total.. .24,80")
-  String.raw`(?:(?<![\p{L}\p{N}.,:/\-])|(?<=\.\.|\.\s\.))(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(\d(?:[\d,.]*\d)?)(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
+  String.raw`(?:(?<![\p{L}\p{N}.,:/\-])|(?<=\.\.|\.\s\.))(\(?[-−]?\s?(?:${CURRENCY}\s?)?[-−]?)(${DIGITS})(\s?-(?!\d))?${CURRENCY_AFTER}?\)?(?!\p{N}|[.,]\p{N}|\s?%|[/:]|\p{L})`,
   'gu',
 );
 
 /** Score of an amount whose decimal point OCR set apart: between a clean amount with cents (1) and a bare integer (0.7). */
 const SPLIT_DECIMAL_SCORE = 0.9;
 
-export function findNumbers(text: string): Found[] {
+/**
+ * Where a blank of the text lies inside one printed number ("1 234,56"), as
+ * opposed to between two ("2  100,00": a quantity and a price): only the
+ * words' positions tell, so callers that know them say so.
+ */
+export type DigitGroupBlank = (offset: number) => boolean;
+
+export function findNumbers(text: string, groupBlank?: DigitGroupBlank): Found[] {
   const blocked = [...findDateSpans(text), ...findTimes(text)].map((m) => [m.index, m.index + m.text.length] as const);
   const found: Found[] = [];
   for (const match of text.matchAll(NUMBER_TOKEN)) {
@@ -51,7 +60,33 @@ export function findNumbers(text: string): Found[] {
     const end = start + match[0].length;
     if (!blocked.some(([from, to]) => start < to && from < end)) found.push({ value: Number(`0.${match[1]!}`), text: match[0], start, end, score: 1 });
   }
-  return withSplitDecimals(text, found.sort((a, b) => a.start - b.start), blocked);
+  const whole = withSplitDecimals(text, found.sort((a, b) => a.start - b.start), blocked);
+  return groupBlank ? withSpaceGroups(text, whole, groupBlank) : whole;
+}
+
+/** "1 234,56", "-12 500,00": thousands grouped by blanks, as French and Polish print them, with a decimal comma. */
+const SPACE_GROUPED = /(?<![\p{L}\p{N}.,:/\-])([-−]\s?)?(\d{1,3}(?: \d{3})+),(\d{2})(?!\p{N}|[.,]\p{N}|\s?%)/gu;
+
+/** Numbers grouped by blanks the words' positions place inside one number, in place of their pieces. */
+function withSpaceGroups(text: string, found: Found[], groupBlank: DigitGroupBlank): Found[] {
+  const merged: Found[] = [];
+  let next = 0;
+  for (const match of text.matchAll(SPACE_GROUPED)) {
+    const start = match.index ?? 0;
+    const digitsAt = start + (match[1]?.length ?? 0);
+    const blanks = [...match[2]!.matchAll(/ /g)].map((blank) => digitsAt + (blank.index ?? 0));
+    if (!blanks.every(groupBlank)) continue;
+    const magnitude = Number(`${match[2]!.replace(/ /g, '')}.${match[3]!}`);
+    // a currency printed after the last group stays with the number, as it does for any amount (both lists are in text order)
+    const matchEnd = start + match[0].length;
+    while (next < found.length && found[next]!.end < matchEnd) next++;
+    const tail = found[next] !== undefined && found[next]!.start < matchEnd ? found[next] : undefined;
+    const end = Math.max(matchEnd, tail?.end ?? 0);
+    merged.push({ value: match[1] ? -magnitude : magnitude, text: text.slice(start, end).trim(), start, end, score: 1 });
+  }
+  if (merged.length === 0) return found;
+  const apart = found.filter((f) => !merged.some((m) => f.start < m.end && m.start < f.end));
+  return [...apart, ...merged].sort((a, b) => a.start - b.start);
 }
 
 /** ".00", ".99": cents without a zero before the point, as US tills print a tax of nothing ("TAX .00 BAL 2.00"); not the cents of "48 .40". */
@@ -79,9 +114,9 @@ function withSplitDecimals(text: string, found: Found[], blocked: ReadonlyArray<
   return [...apart, ...merged].sort((a, b) => a.start - b.start);
 }
 
-/** The digits of an amount as printed, without currency or sign decoration: "RM 1,234.50" -> "1,234.50". */
+/** The digits of an amount as printed, without currency or sign decoration: "RM 1,234.50" -> "1,234.50", "1 234,56 zł" -> "1 234,56". */
 export function amountDigits(found: Found): string {
-  const digits = /\d(?:[\d,.]*\d)?|\.\d{2}/.exec(found.text)?.[0] ?? found.text;
+  const digits = found.text.replace(/^[^\d.]+|\D+$/g, '') || found.text;
   return (found.value as number) < 0 ? `-${digits}` : digits;
 }
 
@@ -136,11 +171,14 @@ export function findPhones(text: string): Found[] {
 
 const IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\-/._]*[\p{L}\p{N}]|[\p{N}]/gu;
 
-/** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code. */
+/** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code; no date ("vom 20.09.2018", "24. Januar 2014"). */
 export function findIdentifiers(text: string): Found[] {
   const found: Found[] = [];
+  const dates = findDateSpans(text).map((date) => [date.index, date.index + date.text.length] as const);
   for (const match of text.matchAll(IDENTIFIER)) {
     const token = match[0];
+    const start = match.index ?? 0;
+    if (dates.some(([from, to]) => from <= start && start + token.length <= to)) continue;
     const hasDigit = /\d/.test(token);
     if (!hasDigit && !(token.length >= 4 && token === token.toUpperCase() && /^[A-Z0-9\-/._]+$/.test(token))) continue;
     found.push({ value: token, text: token, start: match.index ?? 0, end: (match.index ?? 0) + token.length, score: hasDigit ? 1 : 0.6 });
@@ -177,8 +215,8 @@ export function findCurrencies(text: string): Found[] {
   return found;
 }
 
-/** Typed values of a kind in a piece of text, left to right. */
-export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Found[] {
+/** Typed values of a kind in a piece of text, left to right; `groupBlank` when the caller knows where the text's words sit. */
+export function findValues(kind: ValueKind, text: string, dayFirst: boolean, groupBlank?: DigitGroupBlank): Found[] {
   switch (kind) {
     case 'date':
       return findDates(text, { dayFirst }).map((m) => ({ value: m.text, text: m.text, start: m.index, end: m.index + m.text.length, score: 1 }));
@@ -188,9 +226,9 @@ export function findValues(kind: ValueKind, text: string, dayFirst: boolean): Fo
       return findTimes(text).map((m) => ({ value: m.text, text: m.text, start: m.index, end: m.index + m.text.length, score: 1 }));
     case 'amount':
     case 'number':
-      return findNumbers(text);
+      return findNumbers(text, groupBlank);
     case 'integer':
-      return findNumbers(text).filter((f) => Number.isInteger(f.value));
+      return findNumbers(text, groupBlank).filter((f) => Number.isInteger(f.value));
     case 'percentage':
       return findPercentages(text);
     case 'email':

@@ -11,7 +11,7 @@ import { viewSchema, type SchemaView } from '../../../extract/schema-view.js';
 import type { JsonSchema } from '../../../extract/schema.js';
 import { setOwn } from '../../../extract/schema-walk.js';
 import { matchPhrase, type Token } from './fuzzy.js';
-import { hintsFor, labelsOf, type FieldHints } from './labels.js';
+import { EVERY_LANGUAGE, hintsFor, labelsOf, type FieldHints, type ReadingLanguages } from './labels.js';
 import { wordsInRange, type Cell, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
 import { findNumbers, amountDigits } from './parsers.js';
@@ -34,7 +34,10 @@ interface Column {
 
 const MIN_HEADER_SCORE = 0.8;
 const NUMERIC_KINDS = new Set<ValueKind>(['amount', 'number', 'integer', 'percentage']);
-const STOP_LABELS = [...labelsOf('total'), ...labelsOf('subtotal'), ...labelsOf('tax'), ...labelsOf('discount'), ['balance'], ['rounding']];
+/** Labels of the lines that end a table of items (totals, taxes), in the languages read. */
+function stopLabels(languages: ReadingLanguages): string[][] {
+  return [...labelsOf('total', languages), ...labelsOf('subtotal', languages), ...labelsOf('tax', languages), ...labelsOf('discount', languages), ['balance'], ['rounding']];
+}
 const MAX_CONTINUATION_LINES = 2;
 
 /** A row read from a table: its values, and per property the words of its cell and the strength of its column's header. */
@@ -45,17 +48,18 @@ interface TableRow {
 }
 
 /** The items of a list of objects, and where each of their values was read (pointers into the list). */
-export function extractTable(itemView: SchemaView, root: JsonSchema, lines: readonly RuleLine[]): { items: Record<string, unknown>[]; provenance: Provenance } {
+export function extractTable(itemView: SchemaView, root: JsonSchema, lines: readonly RuleLine[], languages: ReadingLanguages = EVERY_LANGUAGE): { items: Record<string, unknown>[]; provenance: Provenance } {
   const provenance: Provenance = new Map();
   const fields: ItemField[] = Object.entries(itemView.properties).map(([name, schema]) => {
     const view = viewSchema(schema, root);
-    const hints = hintsFor(name, view.description);
+    const hints = hintsFor(name, view.description, [], languages);
     return { name, view, hints, kind: kindFor(view, hints) };
   });
   if (fields.length === 0) return { items: [], provenance };
   const headers = findHeaders(lines, fields);
   const rows: TableRow[] = [];
-  for (const header of headers) for (const row of readRows(lines, header.position, header.columns, fields)) rows.push(row);
+  const stops = stopLabels(languages);
+  for (const header of headers) for (const row of readRows(lines, header.position, header.columns, fields, stops)) rows.push(row);
   rows.forEach((row, index) => {
     for (const [name, words] of row.words) {
       const score = row.scores.get(name);
@@ -119,14 +123,14 @@ function tokensOf(line: RuleLine, cell: Cell): Token[] {
   return line.tokens.filter((token) => token.start >= cell.start && token.end <= cell.end);
 }
 
-function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[], fields: ItemField[]): TableRow[] {
+function readRows(lines: readonly RuleLine[], headerAt: number, columns: Column[], fields: ItemField[], stops: readonly string[][]): TableRow[] {
   const rows: TableRow[] = [];
   let continuation = 0;
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const texts = assignCells(line, columns);
     const row = readRow(texts, columns, fields);
-    if (isStopLine(line, row, fields)) break;
+    if (isStopLine(line, row, fields, stops)) break;
     if (fitsRow(row, texts, fields)) {
       rows.push({ values: row.values, words: row.words, scores: row.scores });
       continuation = 0;
@@ -219,13 +223,13 @@ function fitsRow(row: ReadRow, texts: ColumnText[], fields: ItemField[]): boolea
 }
 
 /** "Subtotal 63.50", "VAT 20% 12.70": a summary label with at most one value ends the table. */
-function isStopLine(line: RuleLine, row: ReadRow, fields: ItemField[]): boolean {
+function isStopLine(line: RuleLine, row: ReadRow, fields: ItemField[], stops: readonly string[][]): boolean {
   const firstCell = line.cells[0];
   if (!firstCell) return true;
   const tokens = tokensOf(line, firstCell);
   const numericFilled = row.filled.filter((f) => NUMERIC_KINDS.has(f.kind)).length;
   if (numericFilled > 1 && fields.filter((f) => NUMERIC_KINDS.has(f.kind)).length > 1) return false;
-  return STOP_LABELS.some((label) => {
+  return stops.some((label) => {
     const match = matchPhrase(tokens, label);
     return match !== undefined && match.score >= 0.85 && match.first === 0 && tokens.length <= label.length + 2;
   });

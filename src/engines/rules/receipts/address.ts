@@ -3,7 +3,8 @@
  * "City, ST 12345". Words in English, Malay, German, French, Spanish, Italian, Dutch.
  */
 import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
-import { tokenize } from '../core/fuzzy.js';
+import { normaliseWord, tokenize } from '../core/fuzzy.js';
+import { LANGUAGES } from '../core/languages/index.js';
 import { isNoise, mainText, type RuleLine } from '../core/lines.js';
 import { findPhones } from '../core/parsers.js';
 import { phoneShaped } from './phones.js';
@@ -15,7 +16,12 @@ const STREET_WORDS = new Set([
   'persiaran', 'lebuh', 'lebuhraya', 'kampung', 'kg', 'bandar', 'strasse', 'str', 'platz', 'weg', 'gasse', 'rue', 'calle',
   'via', 'piazza', 'straat', 'laan', 'industrial', 'estate', 'box', 'po', 'crescent', 'terrace', 'close', 'row', 'park',
   'km', 'mile', 'route', 'rte', 'circle', 'cir', 'pike', 'trail', 'plz', 'tower', 'wisma', 'menara', 'kompleks',
+  // and the street words of the language tables ("rua", "ulica", "chemin")
+  ...LANGUAGES.flatMap((language) => language.streetWords.map(normaliseWord)),
 ]);
+
+/** German and Dutch streets are one word closed by the street word, with the house number after: "Bahnstr. 42", "Musterstraße 3", "Kerkstraat 12". */
+const COMPOUND_STREET = /\p{L}{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|chaussee|straat|laan|plein|gracht|kade|dijk|singel)\s*\d+\s?[a-z]?(?![\p{L}\p{N}])/iu;
 
 /** Five digits with one OCR misread as a letter ("S6100", "4D170"), before the city's name. */
 const MISREAD_POSTCODE = /(?<![\p{L}\p{N}])(?=[\dSODIB]{5}\s+\p{Lu})(?:\d{4}[SODIB]|\d{3}[SODIB]\d|\d{2}[SODIB]\d{2}|\d[SODIB]\d{3}|[SODIB]\d{4})(?![\p{L}\p{N}])/gu;
@@ -31,6 +37,8 @@ const POSTCODE = [
   /\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b/, // UK
   /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/, // CA
   /\b\d{4}\s?[A-Z]{2}\b/, // NL
+  /(?<![\d-])\d{4}-\d{3}\s+\p{L}{3,}/u, // PT: "1100-053 Lisboa"
+  /(?<![\d-])\d{2}-\d{3}\s+\p{L}{3,}/u, // PL: "00-238 Warszawa"
   // (?<!\p{L}): a match starts where a word starts; without it a long run of letters is rescanned from each of its letters (quadratic)
   /(?<!\p{L})\p{L}{3,}\.?,?\s+\d{6}$/u, // "SINGAPORE 238863", "Mumbai 400001": six digits after the city, ending the line
   /^\d{4}\s+\p{L}{3,}(?:\s+\p{L}{3,})?$/u, // "1010 Wien", "8001 Zürich": four digits before the city
@@ -55,7 +63,7 @@ export function addressEvidence(line: Pick<RuleLine, 'text'>): number {
   const words = tokenize(text).map((t) => t.norm);
   let evidence = 0;
   const hasDigit = /\d/.test(text);
-  if (hasDigit && words.some((w) => STREET_WORDS.has(w))) evidence += 1;
+  if (hasDigit && (words.some((w) => STREET_WORDS.has(w)) || COMPOUND_STREET.test(text))) evidence += 1;
   if (POSTCODE.some((pattern) => pattern.test(text)) || STATE_ZIP.test(text) || CITY_STATE.test(text.trim())) evidence += 1;
   if (HOUSE_NUMBER.test(text)) evidence += 0.5;
   if (!hasDigit && words.some((w) => STREET_WORDS.has(w) && w.length > 3)) evidence += 0.5;

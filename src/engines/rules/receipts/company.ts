@@ -1,6 +1,21 @@
 /** How business names look: legal-form suffixes and registration numbers printed next to them. */
+import { LANGUAGES } from '../core/languages/index.js';
 
-export const COMPANY_SUFFIX = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|co|company|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|ohg|enterprise|enterprises|trading|holdings|group|restaurant|cafe|café|store|stores|mart|market|supermarket|hotel|bakery|pharmacy|shop|industries|services)\b\.?/i;
+/**
+ * The legal forms of the language tables that cannot be mistaken for a word
+ * or a code: dotted ("a.G.", "S.p.A.", "Sp. z o.o."), or four letters and
+ * more ("SARL", "KGaA"); two- and three-letter forms without dots ("NV",
+ * "SL", "SAS") are also state codes and words.
+ */
+const TABLE_LEGAL_FORMS = [...new Set(LANGUAGES.flatMap((language) => language.legalForms))]
+  .filter((form) => /\p{L}\.\s?\p{L}/u.test(form) || form.replace(/[^\p{L}]/gu, '').length >= 4)
+  .sort((a, b) => b.length - a.length)
+  .map((form) => form.replace(/\.$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s?'));
+
+export const COMPANY_SUFFIX = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|co|company|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|ohg|enterprise|enterprises|trading|holdings|group|restaurant|cafe|café|store|stores|mart|market|supermarket|hotel|bakery|pharmacy|shop|industries|services|${TABLE_LEGAL_FORMS.join('|')})(?![\p{L}\p{N}])\.?`,
+  'iu',
+);
 
 // a bracket with digits "(123456-X)"; a bare "862725-U" after the name; "Co. Reg. No ..." and what follows
 const REGISTRATION_TAIL = /\s*(?:\((?=[^()]*\d)[^()]*\)|\b\d{4,}-[A-Z]\b|\b(?:co\.?\s*reg(?:istration)?|reg(?:istration)?\.?\s*no|company\s*(?:no|reg)|gst\s*(?:id|no|reg)|roc|ssm)\b.*)\s*$/i;

@@ -62,12 +62,20 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
  */
 const DOCUMENT_TITLE = /^(?:tax\s+|sales\s+|cash\s+|official\s+)?(?:invoice|receipt|bill|quotation|quote|statement|credit\s+note|delivery\s+note|pro[\s-]?forma(?:\s+invoice)?)$/i;
 
-/** A header line's name: its main text without a document title cell and registration numbers. */
+/**
+ * A header line's name: its main text without a document title cell,
+ * labelled fields printed beside it ("LE FOURNISSEUR      FACTURE N° :
+ * F20260023") and registration numbers.
+ */
 function nameText(line: RuleLine): string {
-  const cells = line.cells.filter((cell) => !DOCUMENT_TITLE.test(cell.text.trim()));
+  const labelled = line.cells.findIndex((cell, index) => index > 0 && LABELLED_FIELD.test(cell.text.trim()));
+  const cells = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !DOCUMENT_TITLE.test(cell.text.trim()));
   const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
   return stripRegistration(mainText(untitled));
 }
+
+/** A cell that labels a field: "FACTURE N° :", "Date:", "Invoice No: 123". */
+const LABELLED_FIELD = /^[^:]{1,40}:(?:\s|$)/;
 
 /** An address and the lines it was read from. */
 export interface AddressBlock {

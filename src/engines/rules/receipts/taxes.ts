@@ -6,12 +6,13 @@
  * when a non-zero one is printed.
  */
 import type { AnchoredValue } from '../core/anchors.js';
+import { digitGroupBlanks } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 
 export function taxAmountOnLine(value: AnchoredValue): AnchoredValue {
   if (value.line !== value.anchor.line) return value;
   const from = value.anchor.end;
-  const amounts = findNumbers(value.line.text.slice(from))
+  const amounts = findNumbers(value.line.text.slice(from), digitGroupBlanks(value.line, from))
     .filter((found) => found.score === 1 && Number(found.value) > 0)
     .map((found) => ({ ...found, start: found.start + from, end: found.end + from }));
   if (amounts.length < 2) return value;

@@ -7,7 +7,13 @@
  *   2. labels that say it is payable ("Amount due", "Grand total",
  *      "Total payable", "To pay") beat a plain "Total";
  *   3. otherwise the largest total, since part totals and pre-tax totals are
- *      never larger than the final one.
+ *      never larger than the final one (in magnitude: a credit note's are
+ *      negative).
+ * A description that asks for the total including tax (the "grand total",
+ * the "gross" amount) and not for what is due turns rule 2 round: a label
+ * that says gross ("Bruttosumme", "Total TTC", "Grand total") beats a plain
+ * total, which beats the amount due ("Zahlbetrag", "Solde à payer"), since
+ * what is due may deduct a prepayment or add an earlier balance.
  * A zero total ("Balance due 0.00" after payment) only counts when nothing
  * else is there. A total followed only by its rounding adjustment is rounded
  * when the description asks for the amount after rounding (rounding.ts).
@@ -16,8 +22,8 @@
  * (e.g. "$14.81" on the receipt body rather than "USD$ 14.81" on the slip).
  */
 import type { Anchor, AnchoredValue } from '../core/anchors.js';
-import type { FieldHints } from '../core/labels.js';
-import { tokenRange } from '../core/fuzzy.js';
+import { phraseLabels, type FieldHints } from '../core/labels.js';
+import { matchPhrase, tokenRange, type Token } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding, roundedTotalBelow } from './rounding.js';
@@ -41,17 +47,18 @@ type Rank = 0 | 1 | 2;
 
 export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonly RuleLine[], hints: FieldHints): AnchoredValue | undefined {
   if (candidates.length === 0) return undefined;
+  const rank = asksGross(hints.description) ? grossRankOf : rankOf;
   const best = maxOf(candidates, (c) => c.score);
   // an e-invoice page states each total once under the name of its term: the best label is the one asked for, no receipt convention applies
   if (candidates.every((c) => c.line.eInvoice)) return candidates.find((c) => c.score >= best - SCORE_TIE);
-  const pool = candidates.filter((c) => c.score >= best - SCORE_TIE || (c.score >= best * MIN_RELATIVE_SCORE && rankOf(c) > 0));
-  const ranked = [...pool, ...roundedTotals(lines, pool)].map((candidate) => ({ candidate, rank: rankOf(candidate), value: Number(candidate.found.value) }));
+  const pool = candidates.filter((c) => c.score >= best - SCORE_TIE || (c.score >= best * MIN_RELATIVE_SCORE && rank(c) > 0));
+  const ranked = [...pool, ...roundedTotals(lines, pool)].map((candidate) => ({ candidate, rank: rank(candidate), value: Number(candidate.found.value) }));
   const nonZero = ranked.filter((r) => r.value !== 0);
   const usable = nonZero.length > 0 ? nonZero : ranked;
   const top = maxOf(usable, (r) => r.rank);
   const chosen = usable
     .filter((r) => r.rank === top)
-    .sort((a, b) => b.value - a.value || a.candidate.line.index - b.candidate.line.index)[0]!.candidate;
+    .sort((a, b) => Math.abs(b.value) - Math.abs(a.value) || a.candidate.line.index - b.candidate.line.index)[0]!.candidate;
   if (top < 2) {
     const sameAt = ranked.filter((r) => r.value === Number(chosen.found.value)).map((r) => r.candidate.line);
     const printed = roundedTotalBelow(chosen, lines, sameAt);
@@ -78,6 +85,32 @@ function rankOf(candidate: AnchoredValue): Rank {
   const words = labelWords(candidate);
   if (isRoundedLabel(words)) return 2;
   return words.some((w) => PAYABLE_WORDS.has(w)) ? 1 : 0;
+}
+
+/** "Grand total including VAT", "gross amount": the total with tax, not what is left to pay. */
+function asksGross(description: string): boolean {
+  return GROSS_ASKED.test(description) && !DUE_ASKED.test(description);
+}
+
+const GROSS_ASKED = /\b(?:incl(?:uding|\.)?|inclusive of|with|after)\s+(?:vat|tax|taxes|gst)\b|\bgross\b|\bgrand total\b/i;
+const DUE_ASKED = /\b(?:due|payable|to pay|outstanding|balance|paid)\b/i;
+
+const GROSS_LABELS = phraseLabels('gross total');
+const DUE_LABELS = phraseLabels('amount due');
+
+/** Gross labels first, then plain totals, then the amount due; a rounded total still is what is paid. */
+function grossRankOf(candidate: AnchoredValue): Rank {
+  const tokens = labelTokens(candidate);
+  const says = (labels: readonly string[][]): boolean => labels.some((label) => (matchPhrase(tokens, label)?.score ?? 0) >= 0.9);
+  if (isRoundedLabel(tokens.map((t) => t.norm)) || says(GROSS_LABELS)) return 2;
+  return says(DUE_LABELS) ? 0 : 1;
+}
+
+/** The tokens printed before the value on its line (the label's own when the value is below it, in a column of a table). */
+function labelTokens(candidate: AnchoredValue): Token[] {
+  const { anchor } = candidate;
+  const [first, last] = candidate.line === anchor.line ? tokenRange(anchor.line.tokens, 0, candidate.found.start) : tokenRange(anchor.line.tokens, anchor.start, anchor.end);
+  return anchor.line.tokens.slice(first, last);
 }
 
 function isRoundedLabel(words: readonly string[]): boolean {
