@@ -184,9 +184,10 @@ describe('evidence: confidence', () => {
     expect(singleReadingConfidence({ ...base, ocrMin: 0.4 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, score: 0.6 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, answerSum: true })).to.be.above(p);
-    // the dev documents show irregular shapes in dates, not amounts
+    // an irregular shape never makes a date surer (the PP-OCRv6 readings of the dev sets hold no irregular date,
+    // so the fit gives the feature no weight for dates)
     const date = { ...base, kind: 'date' as const };
-    expect(singleReadingConfidence({ ...date, irregular: true })).to.be.below(singleReadingConfidence(date));
+    expect(singleReadingConfidence({ ...date, irregular: true })).to.be.at.most(singleReadingConfidence(date));
     // a name under a strong label is surer than one under a weak label
     const name = { ...base, kind: 'name' as const, ocrMin: 0.99 };
     expect(singleReadingConfidence({ ...name, score: 1 })).to.be.above(singleReadingConfidence({ ...name, score: 0.5 }));

@@ -76,7 +76,7 @@ describe('rules engine in the languages of its tables', () => {
         const document = buildDocument(invoice(language, ownFields, (field) => language.phrases[field.phrase]![0]!));
         const schema = schemaOf(ownFields);
         const answer = await extractFinal(engine, document, schema);
-        const { evidence } = buildEvidence({ answer, document, schema });
+        const { evidence } = buildEvidence({ answer, document, schema, dateOrder: 'dmy' });
         for (const field of ownFields) {
           const located = evidence[`/${field.property}`];
           expect(located?.bbox, field.property).to.have.length(4);

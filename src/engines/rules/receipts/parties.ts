@@ -15,7 +15,7 @@ import { labelWords, phraseLabels, type FieldHints, type ReadingLanguages } from
 import { LANGUAGES } from '../core/languages/index.js';
 import { matchPhrase, tokenize, wordSimilarity } from '../core/fuzzy.js';
 import { cellAt, sliceLine, type Cell, type RuleLine } from '../core/lines.js';
-import { findDates } from '../../../extract/dates.js';
+import { findDateSpans } from '../../../extract/dates.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
 import { readingSpelled, type Reading } from '../core/reading.js';
 import { addressEvidence } from './address.js';
@@ -174,7 +174,7 @@ function isIdentifierLine(line: RuleLine): boolean {
 }
 
 function isContact(text: string): boolean {
-  return findPhones(text).length > 0 || findEmails(text).length > 0 || findUrls(text).length > 0 || findDates(text).length > 0;
+  return findPhones(text).length > 0 || findEmails(text).length > 0 || findUrls(text).length > 0 || findDateSpans(text).length > 0;
 }
 
 /** Words of a name: mostly letters, a real word among them. */
