@@ -207,16 +207,13 @@ async function send(url: string, fuzzCase: IndexedCase, apiKey: string, deadline
     if (value === null) delete headers[name];
     else headers[name] = value;
   }
-  const response = await fetch(`${url}${fuzzCase.path ?? '/v1/'}`, {
-    method: fuzzCase.method ?? 'POST',
-    headers,
-    ...(fuzzCase.body !== undefined ? { body: typeof fuzzCase.body === 'string' ? fuzzCase.body : new Uint8Array(fuzzCase.body) } : {}),
-    signal: deadline.signal,
-  }).catch((error: unknown) => {
-    deadline.clear();
-    throw error;
-  });
   try {
+    const response = await fetch(`${url}${fuzzCase.path ?? '/v1/'}`, {
+      method: fuzzCase.method ?? 'POST',
+      headers,
+      ...(fuzzCase.body !== undefined ? { body: typeof fuzzCase.body === 'string' ? fuzzCase.body : new Uint8Array(fuzzCase.body) } : {}),
+      signal: deadline.signal,
+    });
     return { status: response.status, headers: response.headers, text: await response.text() };
   } finally {
     deadline.clear();
