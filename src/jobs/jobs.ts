@@ -38,6 +38,12 @@ export interface JobsDeps {
 /** How long a caller is told to wait before asking again (202, a running job, an unreachable queue). */
 export const POLL_AFTER_SECONDS = 1;
 const UNAVAILABLE_RETRY_SECONDS = 5;
+/** The longest a long poll goes without reading the record again (one HGETALL a second per waiting caller). */
+const WAIT_REREAD_MS = 1000;
+
+function changedSince(before: JobRecord, now: JobRecord): boolean {
+  return before.status !== now.status || before.attempts !== now.attempts || JSON.stringify(before.progress) !== JSON.stringify(now.progress);
+}
 
 /**
  * The API's side of jobs: submit, status (with a long poll), result,
@@ -80,19 +86,31 @@ export class Jobs {
     return this.reachable(async () => this.owned(owner, id, await this.deps.store.get(id)));
   }
 
-  /** The job once it changed (status or progress), or after `ms`; at once when it has ended. */
+  /**
+   * The job once it changed (status, attempts or progress), or after `ms`;
+   * at once when it has ended. Change notices make it quick, and the record
+   * is read again at least every WAIT_REREAD_MS as well: a notice can be
+   * lost (Redis pub/sub delivers at most once, and nothing while the
+   * connection is away), and a lost one must not hold the caller for the
+   * whole wait, or past the job's end.
+   */
   async wait(owner: string, id: string, ms: number, signal: AbortSignal): Promise<JobRecord> {
     return this.reachable(async () => {
-      const stop = new AbortController();
-      // listening before reading: a change between the two is not missed
-      const changed = this.deps.store.waitForChange(id, ms, AbortSignal.any([signal, stop.signal]));
-      const record = this.owned(owner, id, await this.deps.store.get(id));
-      if (ms <= 0 || isFinal(record.status)) {
-        stop.abort();
-        return record;
+      const until = Date.now() + ms;
+      let first: JobRecord | undefined;
+      for (;;) {
+        const left = until - Date.now();
+        const stop = new AbortController();
+        // listening before reading: a change between the two is not missed
+        const changed = left > 0 ? this.deps.store.waitForChange(id, Math.min(left, WAIT_REREAD_MS), AbortSignal.any([signal, stop.signal])) : undefined;
+        const record = this.owned(owner, id, await this.deps.store.get(id));
+        first ??= record;
+        if (!changed || signal.aborted || isFinal(record.status) || changedSince(first, record)) {
+          stop.abort();
+          return record;
+        }
+        await changed;
       }
-      await changed;
-      return this.owned(owner, id, await this.deps.store.get(id));
     });
   }
 

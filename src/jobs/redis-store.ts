@@ -144,7 +144,6 @@ export class RedisJobStore implements JobStore {
   private readonly events = new EventEmitter();
   private readonly changedChannel: string;
   private readonly cancelChannel: string;
-  private readonly subscribed: Promise<unknown>;
 
   constructor(private readonly options: RedisJobStoreOptions) {
     for (const [name, script] of Object.entries(SCRIPTS)) options.client.defineCommand(name, script);
@@ -156,8 +155,8 @@ export class RedisJobStore implements JobStore {
       if (channel === this.changedChannel) this.events.emit(`changed ${id}`);
       else if (channel === this.cancelChannel) this.events.emit('cancel', id);
     });
-    // ioredis subscribes again after a reconnect
-    this.subscribed = options.subscriber.subscribe(this.changedChannel, this.cancelChannel).catch(() => undefined);
+    // ioredis subscribes again after a reconnect; nothing waits for this answer (seen never to come when the first connect failed)
+    options.subscriber.subscribe(this.changedChannel, this.cancelChannel).catch(() => undefined);
   }
 
   private key(id: string, part?: 'input' | 'result'): string {
@@ -246,7 +245,6 @@ export class RedisJobStore implements JobStore {
   }
 
   async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
-    await this.subscribed;
     try {
       await once(this.events, `changed ${id}`, { signal: AbortSignal.any([signal, AbortSignal.timeout(ms)]) });
     } catch {

@@ -18,7 +18,7 @@ export function redisInstalled(): boolean {
 
 export const NO_REDIS = `redis-server is not installed (apt-get install redis-server; .ci/run does): the tests against a real Redis are skipped`;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -1,0 +1,96 @@
+/**
+ * GET /v1/jobs/{id}?wait=N when a change notice never arrives: Redis
+ * pub/sub drops what is published while a connection is away, and the
+ * subscriber may not be connected at all. The long poll must still see the
+ * job's end, and never wait past N.
+ */
+import { expect } from 'chai';
+import { newRecord, type JobRecord } from '../../src/jobs/job.js';
+import { Jobs } from '../../src/jobs/jobs.js';
+import { MemoryWorkQueue } from '../../src/jobs/memory-queue.js';
+import { MemoryJobStore } from '../../src/jobs/memory-store.js';
+import { RedisJobStore } from '../../src/jobs/redis-store.js';
+import { apiConnection, workerConnection } from '../../src/jobs/redis.js';
+import { Webhooks } from '../../src/jobs/webhooks.js';
+import { silentLogger } from '../../src/logger.js';
+import { freePort, NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A store whose change notices are all lost: waitForChange only ever runs out. */
+class DeafStore extends MemoryJobStore {
+  override async waitForChange(_id: string, ms: number): Promise<void> {
+    await sleep(ms);
+  }
+}
+
+function jobsOn(store: MemoryJobStore): Jobs {
+  const queueOptions = { attempts: 1, backoffMs: 10 };
+  const logger = silentLogger();
+  const webhooks = new Webhooks(new MemoryWorkQueue(queueOptions), { allowedHosts: [], maxAttempts: 1, retryDelayMs: 10, timeoutMs: 1000, secret: undefined }, logger);
+  return new Jobs({ store, queue: new MemoryWorkQueue(queueOptions), webhooks, config: { resultTtlMs: 60_000, maxPending: 10 }, logger });
+}
+
+function record(id: string): JobRecord {
+  return newRecord({ id, owner: 'owner', createdAt: Date.now(), metadata: null, webhook: null, resultUrl: `http://x/v1/jobs/${id}/result` }, 60_000);
+}
+
+describe('long poll of a job when change notices are lost', function () {
+  this.timeout(60_000);
+
+  it('a job that ends during the wait is answered as ended, though no notice came', async () => {
+    const store = new DeafStore();
+    const jobs = jobsOn(store);
+    await store.create(record('a'), { raw: Buffer.from('{}'), request: undefined as never });
+    setTimeout(() => {
+      void store.start('a').then(() => store.finish('a', { status: 'succeeded', result: '{}' }, 60_000));
+    }, 50);
+    // a wait that held on for a notice would answer after 300 s, past this test's 60 s (mocha's timeout is the failure);
+    // reading the record again finds the end within a second or so
+    const answer = await jobs.wait('owner', 'a', 300_000, new AbortController().signal);
+    expect(answer.status).to.equal('succeeded');
+    await store.close();
+  });
+
+  it('a job that does not change is answered unchanged when the wait runs out', async () => {
+    const store = new DeafStore();
+    const jobs = jobsOn(store);
+    await store.create(record('b'), { raw: Buffer.from('{}'), request: undefined as never });
+    const answer = await jobs.wait('owner', 'b', 1500, new AbortController().signal);
+    expect(answer.status).to.equal('queued');
+    await store.close();
+  });
+
+  describe('on Redis, with the subscriber connection not connected', () => {
+    let redis: RedisServer;
+    before(async function () {
+      if (!redisInstalled()) {
+        console.log(`      ${NO_REDIS}`);
+        this.skip();
+      }
+      redis = await startRedis();
+    });
+    after(async () => {
+      await redis?.close();
+    });
+
+    it('waitForChange still ends when its time runs out (it waited for the subscription before, forever)', async () => {
+      const client = apiConnection(redis.url);
+      // nothing listens on this port: the subscription never gets its answer
+      const subscriber = workerConnection(`redis://127.0.0.1:${await freePort()}`, 'test-events');
+      subscriber.on('error', () => undefined);
+      const store = new RedisJobStore({ client, subscriber, prefix: `t${Date.now()}` });
+      try {
+        let ended = false;
+        const waiting = store.waitForChange('none', 300, new AbortController().signal).then(() => (ended = true));
+        // mocha's timeout is the failure when it hangs; a generous look here says which way it went
+        for (let i = 0; i < 100 && !ended; i++) await sleep(100);
+        expect(ended, 'waitForChange(300 ms) had not ended after 10 s').to.equal(true);
+        await waiting;
+      } finally {
+        client.disconnect();
+        subscriber.disconnect();
+      }
+    });
+  });
+});
