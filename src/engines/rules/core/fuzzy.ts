@@ -66,27 +66,51 @@ export function tokensBefore(tokens: readonly Token[], offset: number, count: nu
   return tokens.slice(Math.max(0, last - count), last);
 }
 
-export function levenshtein(a: string, b: string): number {
+/**
+ * The edit distance of `a` and `b`, or `limit + 1` as soon as it must exceed
+ * `limit`: only cells within `limit` of the diagonal can stay within it, and
+ * a row whose every cell is past it ends the search. Label matching asks this
+ * of every word of a document against hundreds of label words, nearly all far
+ * apart: the band and the early end make that cost the words' length times
+ * `limit`, not the product of their lengths.
+ */
+export function levenshtein(a: string, b: string, limit = Math.max(a.length, b.length)): number {
   if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const beyond = limit + 1;
+  let previous = new Int32Array(b.length + 1);
+  let current = new Int32Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j <= limit ? j : beyond;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    current[0] = i <= limit ? i : beyond;
+    if (from > 1) current[from - 1] = beyond;
+    let rowBest = current[0]!;
+    for (let j = from; j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost, beyond);
+      current[j] = value;
+      if (value < rowBest) rowBest = value;
     }
-    previous = current;
+    if (to < b.length) current[to + 1] = beyond;
+    if (rowBest > limit) return beyond;
+    [previous, current] = [current, previous];
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, beyond);
 }
 
 const SIMILARITY_CACHE_LIMIT = 50_000;
 /** Label words are few and document words repeat: similarities are computed once per pair. */
 const similarityCache = new Map<string, Map<string, number>>();
 
-/** 1 for equal words; short words (likely abbreviations) must match exactly. */
+/**
+ * 1 for equal words; short words (likely abbreviations) must match exactly.
+ * Below MIN_WORD_SIMILARITY it is 0 (every caller asks for at least that),
+ * which lets the edit distance stop early.
+ */
 export function wordSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const longest = Math.max(a.length, b.length);
@@ -96,8 +120,13 @@ export function wordSimilarity(a: string, b: string): number {
   let forA = similarityCache.get(a);
   const cached = forA?.get(b);
   if (cached !== undefined) return cached;
+  let similarity = 0;
   // "subtotal" holds "total" but is another word; OCR noise changes letters rather than adding a word
-  const similarity = (a.includes(b) || b.includes(a)) && !isInflection(a, b) ? 0 : 1 - levenshtein(a, b) / longest;
+  if (!((a.includes(b) || b.includes(a)) && !isInflection(a, b))) {
+    const limit = Math.floor((1 - MIN_WORD_SIMILARITY) * longest + 1e-9);
+    const distance = levenshtein(a, b, limit);
+    if (distance <= limit) similarity = 1 - distance / longest;
+  }
   if (!forA) {
     if (similarityCache.size >= SIMILARITY_CACHE_LIMIT) similarityCache.clear();
     forA = new Map();

@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { levenshtein, wordSimilarity } from '../../../src/engines/rules/core/fuzzy.js';
+import { expectLinearGrowth } from '../../helpers/growth.js';
+
+/** The textbook edit distance, the full table: what the banded one must agree with. */
+function referenceDistance(a: string, b: string): number {
+  const table = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      table[i]![j] = Math.min(table[i - 1]![j]! + 1, table[i]![j - 1]! + 1, table[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return table[a.length]![b.length]!;
+}
+
+/** A fixed sequence of pseudo-random numbers (a test that fails fails again). */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe('fuzzy label matching: edit distance', () => {
+  it('agrees with the full table wherever the distance is within the limit, and says "beyond" otherwise', () => {
+    const next = random(7);
+    // a small alphabet makes near words common, so every band edge is crossed
+    const word = () => Array.from({ length: Math.floor(next() * 12) }, () => 'abcd'[Math.floor(next() * 4)]).join('');
+    for (let n = 0; n < 3000; n++) {
+      const a = word();
+      const b = word();
+      const limit = Math.floor(next() * 6);
+      const exact = referenceDistance(a, b);
+      expect(levenshtein(a, b, limit), `${a} / ${b} within ${limit}`).to.equal(exact <= limit ? exact : limit + 1);
+      expect(levenshtein(a, b), `${a} / ${b}`).to.equal(exact);
+    }
+  });
+
+  it('word similarity is unchanged at and above the 0.75 every label match asks for, and 0 below', () => {
+    expect(wordSimilarity('total', 't0tal')).to.equal(0.8);
+    expect(wordSimilarity('rechnungsnummer', 'rechnungsnumer')).to.be.closeTo(1 - 1 / 15, 1e-9);
+    expect(wordSimilarity('invoice', 'lnvoice')).to.be.closeTo(1 - 1 / 7, 1e-9);
+    expect(wordSimilarity('abcdefgh', 'abcdefxy')).to.equal(0.75); // 2 of 8: just within
+    expect(wordSimilarity('abcdefgh', 'abcdexyz')).to.equal(0); // 3 of 8: 0.625, below
+  });
+
+  it('a distance with a small limit costs time linear in the words\' length (was their product)', async () => {
+    const word = (n: number, letter: string) => 'ab'.repeat(n / 2) + letter;
+    // two long words, far apart: the band stops the search within a few rows
+    await expectLinearGrowth((n) => {
+      for (let i = 0; i < 20; i++) levenshtein(word(n, 'x'), word(n, 'y').split('').reverse().join(''), 3);
+    }, 2_000);
+  });
+});
