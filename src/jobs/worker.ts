@@ -28,6 +28,13 @@ function retryable(error: JobError): boolean {
   return error.status === 503;
 }
 
+/**
+ * Cancels travel as notices (Redis pub/sub), and a notice published while
+ * the worker's connection is away is lost: a running job also reads its own
+ * record this often, so a cancel reaches it within that time whatever.
+ */
+const CANCEL_CHECK_MS = 5000;
+
 /** Names this worker in the job record (not shown to callers): which host and process ran it. */
 const WORKER_NAME = `${hostname()}:${process.pid}`;
 
@@ -57,6 +64,14 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
   const stopListening = store.onCancel((canceledId) => {
     if (canceledId === id) canceled.abort(new Canceled());
   });
+  const cancelCheck = setInterval(() => {
+    store.get(id).then(
+      (now) => {
+        if (!now || now.status === 'canceled') canceled.abort(new Canceled());
+      },
+      () => undefined, // Redis away: the next check, or the notice, tells
+    );
+  }, CANCEL_CHECK_MS);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new AppError('timeout', `the job exceeded its time limit of ${config.timeoutMs} ms (JOB_TIMEOUT)`)), config.timeoutMs);
   const signal = AbortSignal.any([task.signal, canceled.signal, deadline.signal]);
@@ -97,6 +112,7 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
     if (ended) await announce(deps, ended, started);
   } finally {
     clearTimeout(timer);
+    clearInterval(cancelCheck);
     stopListening();
   }
 }

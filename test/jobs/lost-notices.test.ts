@@ -1,8 +1,8 @@
 /**
- * GET /v1/jobs/{id}?wait=N when a change notice never arrives: Redis
- * pub/sub drops what is published while a connection is away, and the
- * subscriber may not be connected at all. The long poll must still see the
- * job's end, and never wait past N.
+ * Jobs when notices never arrive: Redis pub/sub drops what is published
+ * while a connection is away, and the subscriber may not be connected at
+ * all. GET /v1/jobs/{id}?wait=N must still see the job's end and never wait
+ * past N; a running job must still stop when it is canceled.
  */
 import { expect } from 'chai';
 import { newRecord, type JobRecord } from '../../src/jobs/job.js';
@@ -12,30 +12,42 @@ import { MemoryJobStore } from '../../src/jobs/memory-store.js';
 import { RedisJobStore } from '../../src/jobs/redis-store.js';
 import { apiConnection, workerConnection } from '../../src/jobs/redis.js';
 import { Webhooks } from '../../src/jobs/webhooks.js';
+import { runJobWorkers } from '../../src/jobs/worker.js';
 import { silentLogger } from '../../src/logger.js';
+import type { Engine } from '../../src/extract/engine.js';
+import { makeInvoicePdf } from '../fixtures/pdfs.js';
+import { closeSharedServices, sharedServices } from '../helpers/test-server.js';
 import { freePort, NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A store whose change notices are all lost: waitForChange only ever runs out. */
+/** A store whose notices are all lost: waitForChange only ever runs out, and no cancel is ever announced. */
 class DeafStore extends MemoryJobStore {
   override async waitForChange(_id: string, ms: number): Promise<void> {
     await sleep(ms);
   }
+
+  override onCancel(): () => void {
+    return () => undefined;
+  }
 }
 
-function jobsOn(store: MemoryJobStore): Jobs {
-  const queueOptions = { attempts: 1, backoffMs: 10 };
+const queueOptions = { attempts: 1, backoffMs: 10 };
+
+function webhooksFor(logger: ReturnType<typeof silentLogger>): Webhooks {
+  return new Webhooks(new MemoryWorkQueue(queueOptions), { allowedHosts: [], maxAttempts: 1, retryDelayMs: 10, timeoutMs: 1000, secret: undefined }, logger);
+}
+
+function jobsOn(store: MemoryJobStore, queue = new MemoryWorkQueue<Record<string, never>>(queueOptions)): Jobs {
   const logger = silentLogger();
-  const webhooks = new Webhooks(new MemoryWorkQueue(queueOptions), { allowedHosts: [], maxAttempts: 1, retryDelayMs: 10, timeoutMs: 1000, secret: undefined }, logger);
-  return new Jobs({ store, queue: new MemoryWorkQueue(queueOptions), webhooks, config: { resultTtlMs: 60_000, maxPending: 10 }, logger });
+  return new Jobs({ store, queue, webhooks: webhooksFor(logger), config: { resultTtlMs: 60_000, maxPending: 10 }, logger });
 }
 
 function record(id: string): JobRecord {
   return newRecord({ id, owner: 'owner', createdAt: Date.now(), metadata: null, webhook: null, resultUrl: `http://x/v1/jobs/${id}/result` }, 60_000);
 }
 
-describe('long poll of a job when change notices are lost', function () {
+describe('jobs when change and cancel notices are lost', function () {
   this.timeout(60_000);
 
   it('a job that ends during the wait is answered as ended, though no notice came', async () => {
@@ -59,6 +71,40 @@ describe('long poll of a job when change notices are lost', function () {
     const answer = await jobs.wait('owner', 'b', 1500, new AbortController().signal);
     expect(answer.status).to.equal('queued');
     await store.close();
+  });
+
+  it('a running job stops when it is canceled, though the cancel notice never came', async () => {
+    let calls = 0;
+    let aborted = 0;
+    // answers only when its call is aborted, as a model that takes long
+    const engine = {
+      name: 'stalling',
+      async extract({ signal }: { signal: AbortSignal }) {
+        calls++;
+        await new Promise((_resolve, reject) => signal.addEventListener('abort', () => (aborted++, reject(signal.reason)), { once: true }));
+      },
+      status: async () => ({ ready: true }),
+      close: async () => undefined,
+    } as unknown as Engine;
+    const store = new DeafStore();
+    const queue = new MemoryWorkQueue<Record<string, never>>(queueOptions);
+    const jobs = jobsOn(store, queue);
+    const logger = silentLogger();
+    runJobWorkers({ store, queue, webhooks: webhooksFor(logger), pipeline: { ...(await sharedServices()), engine }, config: { concurrency: 1, resultTtlMs: 60_000, timeoutMs: 600_000 }, logger });
+    try {
+      const request = { schema: { type: 'object', properties: { total: { type: 'number' } } }, contents: [{ mimeType: 'application/pdf', data: (await makeInvoicePdf()).toString('base64') }] };
+      const { record } = await jobs.submit({ owner: 'owner', input: { raw: Buffer.from(JSON.stringify(request)), request }, metadata: null, webhook: null, baseUrl: 'http://x' });
+      for (let i = 0; i < 400 && calls === 0; i++) await sleep(50);
+      expect(calls, 'the job reached its model call').to.equal(1);
+      expect((await jobs.cancel('owner', record.id)).status).to.equal('canceled');
+      // without a notice, the run reads its record again within seconds; before, it ran on until JOB_TIMEOUT (here 10 min)
+      for (let i = 0; i < 600 && aborted === 0; i++) await sleep(50);
+      expect(aborted, 'the model call was aborted').to.equal(1);
+    } finally {
+      await queue.close(0);
+      await store.close();
+      await closeSharedServices();
+    }
   });
 
   describe('on Redis, with the subscriber connection not connected', () => {
