@@ -8,7 +8,8 @@
  * alone), the service's peak RSS after 20 photo requests with each
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
- * job queue's throughput and cost instead (bench/jobs.ts).
+ * job queue's throughput and cost instead (bench/jobs.ts); `-- text-pdf`:
+ * only the born-digital PDF against pdf.js alone.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -303,6 +304,8 @@ async function main(): Promise<void> {
   // `npm run bench -- jobs [folder] [files]`: only the job rows (bench/jobs.ts)
   const jobs = process.argv.indexOf('jobs');
   if (jobs >= 0) return benchJobs(report, process.argv.slice(jobs + 1));
+  // `npm run bench -- text-pdf`: only the born-digital PDF against pdf.js alone
+  if (process.argv.includes('text-pdf')) return benchTextPdfAgainstPdfjs();
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;
