@@ -2,7 +2,7 @@ import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './co
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
 import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
-import type { Engine, Extraction, ExtractionInput, ExtractionOptions } from './extract/engine.js';
+import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './extract/engine.js';
 import { finalize } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
@@ -158,7 +158,10 @@ async function explain(final: ReturnType<typeof finalize>, checker: Engine | und
   const read = async (engine: Engine | undefined, document: Document): Promise<Extraction | undefined> => {
     if (!engine) return undefined;
     try {
-      return finalize(await engine.extract({ ...input, document }), input.compiled, input.options);
+      // another document (the printed pages alone) has a layout of its own, rendered only if the engine reads it
+      let rendered: LayoutText | undefined;
+      const changes = document === input.document ? {} : { document, get layout() { return (rendered ??= renderLayoutText(document)); } };
+      return finalize(await engine.extract(withInput(input, changes)), input.compiled, input.options);
     } catch {
       // a second reading only adds to the evidence; without it the values stand alone
       input.signal.throwIfAborted();

@@ -34,6 +34,16 @@ export interface ExtractionInput {
   usage?: EngineUsage;
 }
 
+/**
+ * `input` with some of its fields replaced or added. The pipeline renders the
+ * layout text only when an engine reads `layout` (a getter): a spread would
+ * call it and render it for every request (a page of 200,000 lines took the
+ * event loop 0.4 s), so the fields are copied as they are defined.
+ */
+export function withInput<Input extends Partial<ExtractionInput>>(input: Input, changes: Partial<ExtractionInput>): Input {
+  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(input)), Object.getOwnPropertyDescriptors(changes)) as Input;
+}
+
 /** One call to a language model, as counted for metrics: numbers only, never content. */
 export interface ModelCallReport {
   /** 'failed' when the call threw (server down, time limit, refused); 'ok' whatever the answer was. */

@@ -1,4 +1,4 @@
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../extract/engine.js';
+import { withInput, type Engine, type EngineStatus, type Extraction, type ExtractionInput } from '../extract/engine.js';
 import { outcomeLabel, type ServiceMetrics } from './service-metrics.js';
 
 /**
@@ -20,7 +20,7 @@ export class MeteredEngine implements Engine {
     const started = performance.now();
     const usage = this.metrics.usageFor(this.name);
     try {
-      const result = await this.inner.extract({ ...input, usage });
+      const result = await this.inner.extract(withInput(input, { usage }));
       this.metrics.observeEngineCall(this.name, 'ok', (performance.now() - started) / 1000);
       return result;
     } catch (error) {

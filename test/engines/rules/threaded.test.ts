@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
-import { ThreadedRulesEngine } from '../../../src/engines/rules/threaded.js';
+import { INLINE_MAX_WORK, ThreadedRulesEngine } from '../../../src/engines/rules/threaded.js';
 import type { ExtractionInput } from '../../../src/extract/engine.js';
 import { finalize } from '../../../src/extract/finalize.js';
+import type { JsonSchema } from '../../../src/extract/json-schema.js';
 import { wordAt } from '../../../src/document/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { engineInput } from '../../helpers/extraction.js';
@@ -22,13 +23,16 @@ function input(signal = new AbortController().signal): ExtractionInput {
 describe('ThreadedRulesEngine', function () {
   this.timeout(60_000);
   let engine: ThreadedRulesEngine;
+  /** Every extraction on the thread, however small. */
+  let threadOnly: ThreadedRulesEngine;
 
   before(() => {
     engine = new ThreadedRulesEngine(1);
+    threadOnly = new ThreadedRulesEngine(1, { inlineMaxWork: 0 });
   });
 
   after(async () => {
-    await engine?.close();
+    await Promise.all([engine?.close(), threadOnly?.close()]);
   });
 
   it('extracts on a worker thread: the same answer and provenance, and the event loop stalls far less than with the engine on it', async () => {
@@ -53,13 +57,38 @@ describe('ThreadedRulesEngine', function () {
     const schema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };
     for (const [dateOrder, printed] of [['dmy', '2024-04-03'], ['mdy', '2024-03-04']] as const) {
       const request = engineInput(document, schema, { options: { dateOrder } });
-      const final = finalize(await engine.extract(request), request.compiled, request.options);
+      const runs = threadOnly.threadRuns;
+      const final = finalize(await threadOnly.extract(request), request.compiled, request.options);
+      expect(threadOnly.threadRuns).to.equal(runs + 1);
       expect(final.value).to.deep.equal({ invoice_date: printed, total: 76.2 });
       const words = (pointer: string) => final.provenance.get(pointer)?.words.map((ref) => wordAt(document, ref)?.word.text);
       expect(words('/total')).to.deep.equal(['76.20']);
       expect(words('/invoice_date')).to.deep.equal(['03/04/2024']);
       expect(final.provenance.get('/total')?.score).to.be.a('number');
     }
+  });
+
+  it('reads a small extraction on the calling thread, the same as on a thread; a longer document or a larger schema on a thread', async () => {
+    const invoice = ['ACME TOOLS LTD', 'Invoice number: INV-2024-0042', 'Invoice date: 03/04/2024', 'Steel hammer 2 14.50 29.00', 'Total due: 76.20'];
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };
+    const onThread = async (document: ReturnType<typeof buildDocument>, schemaOf: JsonSchema) => {
+      const runs = engine.threadRuns;
+      const answer = await engine.extract(engineInput(document, schemaOf));
+      return { answer, onThread: engine.threadRuns - runs };
+    };
+    const small = await onThread(buildDocument(invoice), schema);
+    expect(small.onThread).to.equal(0);
+    expect(small.answer).to.deep.equal(await threadOnly.extract(engineInput(buildDocument(invoice), schema)));
+    expect(small.answer.value).to.deep.include({ invoice_number: 'INV-2024-0042', total: 76.2 });
+    // words times fields past the bound: more lines, or the same lines and more fields
+    const longer = Array.from({ length: Math.ceil(INLINE_MAX_WORK / 4 / 10) }, () => invoice).flat();
+    expect((await onThread(buildDocument(longer), schema)).onThread).to.equal(1);
+    const manyFields = { type: 'object', properties: Object.fromEntries(Array.from({ length: INLINE_MAX_WORK / 10 }, (_, i) => [`field_${i}`, { type: 'string' }])) };
+    expect((await onThread(buildDocument(invoice), manyFields)).onThread).to.equal(1);
+    // few words but long ones, and a schema whose $ref may stand for any number of fields
+    expect((await onThread(buildDocument(['Total: 76.20', 'x'.repeat(INLINE_MAX_WORK * 8)]), schema)).onThread).to.equal(1);
+    const referring = { type: 'object', $defs: { money: { type: 'number' } }, properties: { total: { $ref: '#/$defs/money' } } };
+    expect((await onThread(buildDocument(invoice), referring)).onThread).to.equal(1);
   });
 
   it('stops at once when the request aborts, with the signal reason, and then extracts again', async () => {

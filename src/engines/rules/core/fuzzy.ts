@@ -152,11 +152,16 @@ const MIN_WORD_SIMILARITY = 0.75;
  * "Rechnungsnummer", and another field.
  */
 function labelWordSimilarity(printed: string, label: string): number {
-  const numbered = /^(\p{L}{3,})\d$/u.exec(printed);
+  // (the pattern only where it can match: it ran on every word of every line for every label)
+  const numbered = printed.length >= 4 && isAsciiDigit(printed.charCodeAt(printed.length - 1)) ? /^(\p{L}{3,})\d$/u.exec(printed) : null;
   if (numbered && numbered[1] === label) return NUMBERED_LABEL_SIMILARITY;
   if (COMPOUND_HEADS.has(label) && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
   if (printed !== label && KNOWN_WORDS.has(printed) && !isInflection(printed, label)) return 0;
   return wordSimilarity(printed, label);
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 const NUMBERED_LABEL_SIMILARITY = 0.95;

@@ -164,13 +164,20 @@ export function hintsFor(fullName: string, fullDescription = '', parentWords: st
   const inclusive = nameWords.some((word) => INCLUSION_WORDS.has(word));
   if (concepts.has('tax') && concepts.has('total')) concepts.delete(inclusive ? 'tax' : 'total');
   const qualifiers = nameWords.filter((word) => !explained.has(word));
+  // by their words, not searched for: a field collects a hundred labels and more (every language's)
+  const labelByWords = new Map<string, LabelHint>();
   const add = (words: string[], weight: number, bare = false): void => {
     if (words.length === 0) return;
-    const existing = labels.find((l) => l.words.join(' ') === words.join(' '));
+    const key = words.join(' ');
+    const existing = labelByWords.get(key);
     if (existing) {
       existing.weight = Math.max(existing.weight, weight);
       existing.bare &&= bare;
-    } else labels.push({ words, weight, bare });
+    } else {
+      const label = { words, weight, bare };
+      labels.push(label);
+      labelByWords.set(key, label);
+    }
   };
   add(nameWords, 1);
   add(printedName, 1);
