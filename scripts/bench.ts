@@ -292,8 +292,9 @@ async function benchTextPdfAgainstPdfjs(): Promise<void> {
 
 /**
  * Peak RSS of the service after 20 photo requests, per engine, each in a
- * process of its own (scripts/service-rss.ts) with MALLOC_ARENA_MAX as
- * `npm start` and the image set it (2, unless the environment sets it).
+ * process of its own (scripts/service-rss.ts) with MALLOC_ARENA_MAX,
+ * MALLOC_MMAP_THRESHOLD_ and NODE_OPTIONS as `npm start` and the image set
+ * them, unless the environment sets them.
  */
 async function benchServiceRss(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
@@ -303,8 +304,8 @@ async function benchServiceRss(): Promise<void> {
   const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
   for (const engine of ENGINES) {
     const output = execFileSync(process.execPath, [script, engine, photo], { encoding: 'utf8', env });
-    const { peakRssMb, rssNowMb } = JSON.parse(output.trim().split('\n').pop() as string) as { peakRssMb: number; rssNowMb: number };
-    report(`service peak RSS, OCR_ENGINE=${engine}, after 20 photo requests`, `${peakRssMb} MB (now ${rssNowMb} MB; MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX})`);
+    const { peakRssMb, rssNowMb, nodeOptions } = JSON.parse(output.trim().split('\n').pop() as string) as { peakRssMb: number; rssNowMb: number; nodeOptions: string };
+    report(`service peak RSS, OCR_ENGINE=${engine}, after 20 photo requests`, `${peakRssMb} MB (now ${rssNowMb} MB; MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}, NODE_OPTIONS=${nodeOptions})`);
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * The service's peak RSS, measured from outside as an operator sees it:
- * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2 and
- * MALLOC_MMAP_THRESHOLD_=131072 unless the environment sets them; every other setting at its default or as the
+ * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072 and
+ * NODE_OPTIONS=--max-semi-space-size=4 unless the environment sets them; every other setting at its default or as the
  * environment sets it, with the rules engine and the OCR engine named),
  * sends `--requests` POST /v1/ (20) of the files given, in turn,
  * `--at-once` (2) at a time, and prints one JSON line: the process's RSS
  * after start, its peak (VmHWM) and its RSS at the end, split into
- * anonymous memory and mapped files (the node binary, shared libraries).
+ * anonymous memory and mapped files (the node binary, shared libraries),
+ * and the CPU seconds the requests took (all threads).
  * `npm run bench` runs it on a generated photo; on real photos and scans:
  *
  *   node dist/scripts/service-rss.js paddle photo1.jpg scan2.jpg ... [--requests 20] [--at-once 2]
@@ -31,7 +32,10 @@ export interface ServiceRss {
   /** Of the RSS at the end: anonymous memory (heaps, arenas, buffers) and pages of mapped files. */
   anonNowMb: number;
   fileNowMb: number;
+  /** CPU (user + system, every thread) from listening to the last answer. */
+  requestCpuSeconds: number;
   mallocArenaMax: string;
+  nodeOptions: string;
 }
 
 /** kB fields of /proc/<pid>/status, in MB. */
@@ -39,6 +43,12 @@ function statusMb(pid: number): Record<string, number> {
   const fields: Record<string, number> = {};
   for (const match of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(Vm\w+|Rss\w+):\s+(\d+) kB/gm)) fields[match[1]!] = Math.round(Number(match[2]) / 1024);
   return fields;
+}
+
+/** User + system CPU seconds of the process, every thread (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function option(args: string[], name: string, fallback: number): number {
@@ -52,8 +62,9 @@ function option(args: string[], name: string, fallback: number): number {
 export async function measureServiceRss(engine: string, paths: string[], requests = 20, atOnce = 2): Promise<ServiceRss> {
   const apiKey = 'rss-key';
   const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
+  const nodeOptions = process.env.NODE_OPTIONS ?? '--max-semi-space-size=4';
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072', API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
+    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072', NODE_OPTIONS: nodeOptions, API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -68,6 +79,7 @@ export async function measureServiceRss(engine: string, paths: string[], request
       });
     });
     const startRssMb = statusMb(child.pid!).VmRSS ?? NaN;
+    const startCpu = cpuSeconds(child.pid!);
     const bodies = await Promise.all(
       paths.map(async (path) => {
         const mimeType = MIME_BY_EXTENSION[extname(path).toLowerCase()];
@@ -84,7 +96,8 @@ export async function measureServiceRss(engine: string, paths: string[], request
     };
     for (let sent = 0; sent < requests; sent += atOnce) await Promise.all(Array.from({ length: Math.min(atOnce, requests - sent) }, post));
     const now = statusMb(child.pid!);
-    return { engine, requests, startRssMb, peakRssMb: now.VmHWM ?? NaN, rssNowMb: now.VmRSS ?? NaN, anonNowMb: now.RssAnon ?? NaN, fileNowMb: now.RssFile ?? NaN, mallocArenaMax };
+    const requestCpuSeconds = Math.round((cpuSeconds(child.pid!) - startCpu) * 100) / 100;
+    return { engine, requests, startRssMb, peakRssMb: now.VmHWM ?? NaN, rssNowMb: now.VmRSS ?? NaN, anonNowMb: now.RssAnon ?? NaN, fileNowMb: now.RssFile ?? NaN, requestCpuSeconds, mallocArenaMax, nodeOptions };
   } finally {
     child.kill('SIGKILL');
   }

@@ -91,6 +91,21 @@ describe('ThreadedRulesEngine', function () {
     expect((await onThread(buildDocument(invoice), referring)).onThread).to.equal(1);
   });
 
+  it('keeps one thread ready and starts another only when extractions overlap', async () => {
+    const pool = new ThreadedRulesEngine(2);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(pool.liveThreads).to.equal(1);
+      await pool.extract(input());
+      expect(pool.liveThreads, 'one extraction at a time').to.equal(1);
+      const [first, second] = await Promise.all([pool.extract(input()), pool.extract(input())]);
+      expect(first).to.deep.equal(second);
+      expect(pool.liveThreads, 'two at once').to.equal(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('stops at once when the request aborts, with the signal reason, and then extracts again', async () => {
     // the CPU time of the whole extraction, against what the process spends from the abort to the rejection:
     // a thread left running would spend the rest of the extraction's
