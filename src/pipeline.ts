@@ -115,13 +115,20 @@ export function readDocument(deps: IngestDeps & { eInvoice?: EInvoiceSetting }, 
   return ingestFiles(prepared.files, deps, signal, { eInvoice: prepared.options.eInvoice ?? deps.eInvoice ?? 'auto', ...(onPages ? { onPages } : {}) });
 }
 
+/**
+ * The document's layout text, rendered the first time it is read: the rules
+ * engine never reads it, and on the event loop a page of 200,000 lines took
+ * 0.4 s to render.
+ */
+function lazyLayout(document: Document): () => LayoutText {
+  let rendered: LayoutText | undefined;
+  return () => (rendered ??= renderLayoutText(document));
+}
+
 /** Second half: the Document laid out as text, read by the engine, finalized against the caller's schema. */
 export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
   const { compiled, files } = prepared;
-  // Rendered only when read: the rules engine never reads it, and on the event loop a page of
-  // 200,000 lines took 0.4 s to render.
-  let rendered: LayoutText | undefined;
-  const layout = (): LayoutText => (rendered ??= renderLayoutText(document));
+  const layout = lazyLayout(document);
   // turns for other requests around reading the dates of a long document (tens of milliseconds)
   await new Promise((resolve) => setImmediate(resolve));
   const options = settleOptions(prepared.options, deps.dates, document);
@@ -159,8 +166,8 @@ async function explain(final: ReturnType<typeof finalize>, checker: Engine | und
     if (!engine) return undefined;
     try {
       // another document (the printed pages alone) has a layout of its own, rendered only if the engine reads it
-      let rendered: LayoutText | undefined;
-      const changes = document === input.document ? {} : { document, get layout() { return (rendered ??= renderLayoutText(document)); } };
+      const layout = lazyLayout(document);
+      const changes = document === input.document ? {} : { document, get layout() { return layout(); } };
       return finalize(await engine.extract(withInput(input, changes)), input.compiled, input.options);
     } catch {
       // a second reading only adds to the evidence; without it the values stand alone
