@@ -57,6 +57,36 @@ export function fitLogistic(rows: readonly (readonly number[])[], labels: readon
   return { intercept: beta[0]!, weights: beta.slice(1) };
 }
 
+export interface PooledOptions extends LogisticOptions {
+  /** How far a group's weights may depart from the shared ones: its deviations' inputs are scaled by this, so their penalty is l2 / pooling² (0: one set of weights for all). */
+  pooling: number;
+}
+
+/**
+ * One fit for several groups of rows (kinds of value): weights all groups
+ * share, a level per group, and a deviation per group from the shared
+ * weights. A group with few rows then borrows the others' evidence instead
+ * of fitting its own few documents. Returns each group's own intercept and
+ * weights, so a caller predicts with `predict` as for a separate fit.
+ */
+export function fitPooledLogistic(rows: readonly (readonly number[])[], groups: readonly number[], groupCount: number, labels: readonly number[], options: PooledOptions): LogisticFit[] {
+  const width = rows[0]?.length ?? 0;
+  // a group's level is scaled up so that its penalty is slight: groups differ in level for good reasons (a date is easier than a name)
+  const LEVEL_SCALE = 3;
+  const widened = rows.map((row, n) => {
+    const own = groups[n]!;
+    const out = [...row];
+    for (let g = 0; g < groupCount; g++) out.push(g === own ? LEVEL_SCALE : 0);
+    for (let g = 0; g < groupCount; g++) for (const x of row) out.push(g === own ? x * options.pooling : 0);
+    return out;
+  });
+  const fit = fitLogistic(widened, labels, options);
+  return Array.from({ length: groupCount }, (_, g) => ({
+    intercept: fit.intercept + fit.weights[width + g]! * LEVEL_SCALE,
+    weights: fit.weights.slice(0, width).map((shared, i) => shared + fit.weights[width + groupCount + g * width + i]! * options.pooling),
+  }));
+}
+
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is small and positive definite). */
 function solve(matrix: number[][], vector: number[]): number[] {
   const n = vector.length;

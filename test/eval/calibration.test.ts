@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { calibrationSamples, summariseCalibration, type CalibrationSample } from '../../scripts/eval/calibration.js';
-import { fitLogistic, predict } from '../../scripts/eval/logistic.js';
+import { fitLogistic, fitPooledLogistic, predict } from '../../scripts/eval/logistic.js';
 import type { FieldKind } from '../../scripts/eval/score.js';
 
 const kinds = new Map<string, FieldKind>([
@@ -84,5 +84,31 @@ describe('eval: logistic regression for the confidence model', () => {
     const fit = fitLogistic([[0], [1], [2]], [1, 1, 1], { l2: 1 });
     expect(Number.isFinite(fit.intercept)).to.equal(true);
     expect(predict(fit, [1])).to.be.above(0.9);
+  });
+
+  it('lets a kind with few values borrow the weights the others show, and keeps each kind\'s level', () => {
+    // group 0: 3,000 values where p = sigmoid(-2 + 4 x); group 1: 12 values with the same slope, a level 1 higher
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rows: number[][] = [];
+    const groups: number[] = [];
+    const labels: number[] = [];
+    const add = (group: number, level: number) => {
+      const x = random();
+      rows.push([x]);
+      groups.push(group);
+      labels.push(random() < 1 / (1 + Math.exp(-(level + 4 * x))) ? 1 : 0);
+    };
+    for (let i = 0; i < 3000; i++) add(0, -2);
+    for (let i = 0; i < 12; i++) add(1, -1);
+    const [many, few] = fitPooledLogistic(rows, groups, 2, labels, { l2: 1, pooling: 1 });
+    expect(many!.weights[0]).to.be.closeTo(4, 0.5);
+    // fitted alone, 12 values say little about the slope: the penalty pulls it far below 4
+    const alone = fitLogistic(rows.filter((_, n) => groups[n] === 1), labels.filter((_, n) => groups[n] === 1), { l2: 1 });
+    expect(Math.abs(few!.weights[0]! - 4)).to.be.below(Math.abs(alone.weights[0]! - 4));
+    // pooling 0: one slope for both, levels still apart
+    const [sharedMany, sharedFew] = fitPooledLogistic(rows, groups, 2, labels, { l2: 1, pooling: 0 });
+    expect(sharedFew!.weights[0]).to.equal(sharedMany!.weights[0]);
+    expect(sharedFew!.intercept).to.not.equal(sharedMany!.intercept);
   });
 });
