@@ -11,7 +11,7 @@ import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, typ
 import { selectEngine } from './eval/engine-option.js';
 import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/model-usage.js';
 import type { ValueConfidence } from './eval/calibration.js';
-import { classifyFields, type NullMeaning } from './eval/score.js';
+import { classifyFields, nullMeaningFromReadme, type NullMeaning } from './eval/score.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
 
@@ -98,15 +98,6 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
   return value;
-}
-
-/**
- * The dataset README says whether null labels are facts or gaps
- * (WildReceipt: "not annotated"); a predicted value against a gap is not an
- * error, against a fact it is a hallucination.
- */
-function nullMeaningFromReadme(readme: string): NullMeaning {
-  return /not annotated/i.test(readme) ? 'not-annotated' : 'absent';
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -15,6 +15,16 @@ export type FieldKind = 'amount' | 'date' | 'name' | 'text' | 'name-list' | 'tex
 /** What the dataset's null labels mean (from its README): a fact ("absent") or a gap in the annotation. */
 export type NullMeaning = 'absent' | 'not-annotated';
 
+/**
+ * The dataset README says whether null labels are facts or gaps
+ * (WildReceipt: "not annotated"; eu-invoices: "null = not labelled"); a
+ * predicted value against a gap is not an error, against a fact it is a
+ * hallucination.
+ */
+export function nullMeaningFromReadme(readme: string): NullMeaning {
+  return /not (annotated|labell?ed)/i.test(readme) ? 'not-annotated' : 'absent';
+}
+
 interface PropertySchema {
   type?: unknown;
   format?: unknown;

@@ -1,9 +1,16 @@
 import { expect } from 'chai';
-import { classifyField, classifyFields, matchSets, microAverage, pairF1, scoreDocument, scoreField, summariseField, type FieldKind } from '../../scripts/eval/score.js';
+import { classifyField, classifyFields, matchSets, microAverage, nullMeaningFromReadme, pairF1, scoreDocument, scoreField, summariseField, type FieldKind } from '../../scripts/eval/score.js';
 
 const options = { dateOrder: 'day-first' as const };
 
 describe('eval scoring', () => {
+  it('reads from a dataset README whether a null label is a fact or a gap', () => {
+    expect(nullMeaningFromReadme('Some printed fields were simply not annotated.')).to.equal('not-annotated');
+    expect(nullMeaningFromReadme('one pair of labels was removed (null = not labelled).')).to.equal('not-annotated');
+    expect(nullMeaningFromReadme('A key missing from the line becomes null; hallucinated values count as errors.')).to.equal('absent');
+  });
+
+
   describe('field kinds', () => {
     it('follows field names first', () => {
       expect(classifyField('total', { type: 'string' }, ['9.00'])).to.equal('amount');
