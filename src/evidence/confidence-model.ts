@@ -11,20 +11,20 @@
  */
 
 const PADDLE_KINDS = {
-  date: { intercept: -1.833, weights: [-1.6381, -0.0834, 0, -0.4834, 2.4751, 2.525, -0.1075, -0.3093, 1.1247, 0.5016, -0.9162, 0.109, -0.0229, 0.5632] },
-  time: { intercept: -1.7959, weights: [-0.7567, 0.1156, 0, 0.1489, 2.2331, 2.0517, -0.9679, -1.6886, 0.7163, 0.5016, -0.9162, 0.109, -0.0229, 0.2762] },
-  amount: { intercept: -3.9331, weights: [-0.3149, 0.9891, 0, 0.4995, 1.5549, 3.523, -0.1707, -1.2629, 0.9682, 1.0032, -0.9162, 0.2179, -0.0457, -0.5829] },
-  code: { intercept: -3.1599, weights: [-0.4083, 0.5968, 0, 0.1489, 1.2796, 3.1765, 0.062, -0.4665, 0.8489, 0.5016, -1.0838, 0.109, -0.0229, -0.1249] },
-  name: { intercept: -2.5853, weights: [-1.3369, 0.5715, 0, 0.1489, 0.5835, 3.3505, -0.7946, -1.3485, -0.0612, 0.5016, -0.9162, 0.109, -0.0229, 0.1181] },
-  text: { intercept: -2.8756, weights: [-0.7611, 0.365, 0, 0.1446, 1.2487, 2.8164, -0.4437, -0.9324, 0.7149, 0.5016, -0.9162, 0.109, -0.0229, -0.0316] },
-  address: { intercept: -4.6985, weights: [-0.7567, 0.7049, 0, -0.7676, 1.5549, 4.0266, -0.4437, -0.9324, 0.5062, 0.5016, -1.222, 0.109, -0.0229, -0.263] },
-  business: { intercept: -1.8095, weights: [-0.8377, 0.2964, 0, 1.5007, 3.0642, 1.9219, -1.1276, -1.4512, -0.2618, 0.5016, -1.3589, 0.109, -0.0229, 0.0313] },
+  date: { intercept: -1.8295, weights: [-1.6546, -0.092, 0, -0.4905, 2.4871, 2.558, -0.1097, -0.3008, 1.1631, 0.4996, -0.9051, 0.1095, -0.0233, 0.5692] },
+  time: { intercept: -1.7996, weights: [-0.796, 0.1089, 0, 0.1415, 2.2422, 2.094, -0.9779, -1.6836, 0.7701, 0.4996, -0.9051, 0.1095, -0.0233, 0.2814] },
+  amount: { intercept: -3.9683, weights: [-0.3215, 0.9845, 0, 0.4962, 1.5365, 3.5729, -0.1721, -1.2596, 0.9768, 0.9992, -0.9051, 0.219, -0.0466, -0.5798] },
+  code: { intercept: -3.1658, weights: [-0.4348, 0.5925, 0, 0.1415, 1.288, 3.2167, 0.0558, -0.4609, 0.8982, 0.4996, -1.0733, 0.1095, -0.0233, -0.1214] },
+  name: { intercept: -2.5718, weights: [-1.3652, 0.5636, 0, 0.1415, 0.5962, 3.3926, -0.8102, -1.3518, -0.0399, 0.4996, -0.9051, 0.1095, -0.0233, 0.1233] },
+  text: { intercept: -2.8591, weights: [-0.8004, 0.3591, 0, 0.1371, 1.2337, 2.8845, -0.4535, -0.9271, 0.7689, 0.4996, -0.9051, 0.1095, -0.0233, -0.0262] },
+  address: { intercept: -4.7211, weights: [-0.796, 0.7035, 0, -0.7773, 1.5365, 4.063, -0.4535, -0.9271, 0.5689, 0.4996, -1.2111, 0.1095, -0.0233, -0.2615] },
+  business: { intercept: -1.6453, weights: [-0.9958, 0.2815, 0, 1.4832, 2.9087, 2.2444, -1.1604, -1.4331, 0.0139, 0.4996, -1.3358, 0.1095, -0.0233, 0.0491] },
 };
 
 export const CONFIDENCE_MODEL = {
   features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'weakestLetter'],
   byOcr: {
-    paddle: { fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer), eu-invoices (text layer), eu-invoices (paddle); main d7eb0ec (PP-OCRv6 default: tiny detector, small recogniser), rules engine, every dev set read from its visible pages (--e-invoice ignore): 1684 values, 2026-11-26, l2 1, pooling 1', kinds: PADDLE_KINDS },
+    paddle: { fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer), eu-invoices (text layer), eu-invoices (paddle); main 4512c9c (PP-OCRv6 default: tiny detector, small recogniser), rules engine, every dev set read from its visible pages (--e-invoice ignore): 1680 values, 2026-11-26, l2 1, pooling 1', kinds: PADDLE_KINDS },
     tesseract: { fittedOn: 'no tesseract readings among the reports: paddle\'s weights, refit with a report read by tesseract', kinds: PADDLE_KINDS },
   },
   combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4, address: 0.4, business: 0.6 }, coincidence: 0.3 },
