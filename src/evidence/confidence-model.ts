@@ -11,21 +11,32 @@
  */
 
 const PADDLE_KINDS = {
-  date: { intercept: -1.8295, weights: [-1.6546, -0.092, 0, -0.4905, 2.4871, 2.558, -0.1097, -0.3008, 1.1631, 0.4996, -0.9051, 0.1095, -0.0233, 0.5692] },
-  time: { intercept: -1.7996, weights: [-0.796, 0.1089, 0, 0.1415, 2.2422, 2.094, -0.9779, -1.6836, 0.7701, 0.4996, -0.9051, 0.1095, -0.0233, 0.2814] },
-  amount: { intercept: -3.9683, weights: [-0.3215, 0.9845, 0, 0.4962, 1.5365, 3.5729, -0.1721, -1.2596, 0.9768, 0.9992, -0.9051, 0.219, -0.0466, -0.5798] },
-  code: { intercept: -3.1658, weights: [-0.4348, 0.5925, 0, 0.1415, 1.288, 3.2167, 0.0558, -0.4609, 0.8982, 0.4996, -1.0733, 0.1095, -0.0233, -0.1214] },
-  name: { intercept: -2.5718, weights: [-1.3652, 0.5636, 0, 0.1415, 0.5962, 3.3926, -0.8102, -1.3518, -0.0399, 0.4996, -0.9051, 0.1095, -0.0233, 0.1233] },
-  text: { intercept: -2.8591, weights: [-0.8004, 0.3591, 0, 0.1371, 1.2337, 2.8845, -0.4535, -0.9271, 0.7689, 0.4996, -0.9051, 0.1095, -0.0233, -0.0262] },
-  address: { intercept: -4.7211, weights: [-0.796, 0.7035, 0, -0.7773, 1.5365, 4.063, -0.4535, -0.9271, 0.5689, 0.4996, -1.2111, 0.1095, -0.0233, -0.2615] },
-  business: { intercept: -1.6453, weights: [-0.9958, 0.2815, 0, 1.4832, 2.9087, 2.2444, -1.1604, -1.4331, 0.0139, 0.4996, -1.3358, 0.1095, -0.0233, 0.0491] },
+  date: { intercept: -1.8058, weights: [-1.6732, -0.0933, 0, -0.4868, 2.4651, 2.5384, -0.1011, -0.3047, 1.1428, 0.4996, -0.9085, 0.1105, -0.0235, 0.5713] },
+  time: { intercept: -1.7816, weights: [-0.8423, 0.1088, 0, 0.1455, 2.2247, 2.0703, -0.9684, -1.6891, 0.744, 0.4996, -0.9085, 0.1105, -0.0235, 0.2816] },
+  amount: { intercept: -3.9472, weights: [-0.3323, 0.9837, 0, 0.5, 1.5238, 3.5498, -0.1673, -1.2633, 0.973, 0.9993, -0.9085, 0.221, -0.047, -0.5786] },
+  code: { intercept: -3.1489, weights: [-0.4574, 0.5922, 0, 0.1455, 1.2686, 3.1968, 0.0664, -0.4664, 0.8763, 0.4996, -1.0769, 0.1105, -0.0235, -0.1204] },
+  name: { intercept: -2.556, weights: [-1.3943, 0.5645, 0, 0.1455, 0.5804, 3.3681, -0.801, -1.3562, -0.0465, 0.4996, -0.9085, 0.1105, -0.0235, 0.1273] },
+  text: { intercept: -2.8402, weights: [-0.8462, 0.3619, 0, 0.1415, 1.223, 2.8546, -0.4447, -0.9335, 0.7454, 0.4996, -0.9085, 0.1105, -0.0235, -0.0214] },
+  address: { intercept: -4.7096, weights: [-0.8423, 0.7032, 0, -0.7734, 1.5238, 4.0473, -0.4447, -0.9335, 0.5386, 0.4996, -1.2148, 0.1105, -0.0235, -0.2614] },
+  business: { intercept: -1.6493, weights: [-1.1926, 0.2807, 0, 1.4914, 2.9047, 2.1427, -1.1414, -1.4545, -0.1261, 0.4996, -1.3422, 0.1105, -0.0235, 0.053] },
+};
+
+const TESSERACT_KINDS = {
+  date: { intercept: -1.7289, weights: [-3.4258, 0.3512, 0, -0.6589, 2.2945, 2.5344, 0.0717, 0.3924, 1.2357, 0.2588, -1.3258, 0.6418, -0.2635, 0.3512] },
+  time: { intercept: -1.8, weights: [-1.8871, 0.2023, 0, 0.0762, 1.9108, 2.2867, -0.0404, -0.4366, 0.5962, 0.2588, -1.3258, 0.6418, -0.2635, 0.2023] },
+  amount: { intercept: -3.6418, weights: [-2.1964, 0.2733, 0, -0.056, 1.6683, 3.7137, -0.1243, -0.3684, 1.1222, 0.5176, -1.3258, 1.2837, -0.527, 0.2733] },
+  code: { intercept: -2.1128, weights: [-2.1585, 0.3333, 0, 0.0762, 1.4994, 2.2791, 0.5119, -0.2567, 0.6396, 0.2588, -1.5561, 0.6418, -0.2635, 0.3333] },
+  name: { intercept: -1.2227, weights: [-1.2399, 0.1935, 0, 0.0762, 1.5442, 3.311, -0.6207, -1.0027, -0.3589, 0.2588, -1.3258, 0.6418, -0.2635, 0.1935] },
+  text: { intercept: -2.746, weights: [-1.8931, 0.247, 0, 0.0701, 1.3378, 2.6246, -0.1461, -0.3767, 0.5887, 0.2588, -1.3258, 0.6418, -0.2635, 0.247] },
+  address: { intercept: -5.1769, weights: [-1.8871, 0.6299, 0, 0.5302, 1.6683, 2.9988, -0.1461, -0.3767, -0.1763, 0.2588, -1.6804, 0.6418, -0.2635, 0.6299] },
+  business: { intercept: -3.1012, weights: [-2.2956, 0.371, 0, 0.5716, 3.0913, 1.771, -0.8208, -0.9647, -0.2821, 0.2588, -2.0667, 0.6418, -0.2635, 0.371] },
 };
 
 export const CONFIDENCE_MODEL = {
   features: ['textLayer', 'ocrMin', 'notLocated', 'multiline', 'unscored', 'score', 'rivals', 'contested', 'repeated', 'addsUp', 'irregular', 'answerSum', 'answerNoSum', 'weakestLetter'],
   byOcr: {
-    paddle: { fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer), eu-invoices (text layer), eu-invoices (paddle); main 4512c9c (PP-OCRv6 default: tiny detector, small recogniser), rules engine, every dev set read from its visible pages (--e-invoice ignore): 1680 values, 2026-11-26, l2 1, pooling 1', kinds: PADDLE_KINDS },
-    tesseract: { fittedOn: 'no tesseract readings among the reports: paddle\'s weights, refit with a report read by tesseract', kinds: PADDLE_KINDS },
+    paddle: { fittedOn: 'sroie (paddle), wildreceipt (paddle), kleister-nda (text layer), eu-invoices (text layer), eu-invoices (paddle); main 0b1190a (PP-OCRv6 default: tiny detector, small recogniser; Tesseract 5 for OCR_ENGINE=tesseract), rules engine, every dev set read from its visible pages (--e-invoice ignore): 1682 values, 2026-11-26, l2 1, pooling 1', kinds: PADDLE_KINDS },
+    tesseract: { fittedOn: 'kleister-nda (text layer), eu-invoices (text layer), sroie (tesseract), wildreceipt (tesseract), eu-invoices (tesseract); main 0b1190a (PP-OCRv6 default: tiny detector, small recogniser; Tesseract 5 for OCR_ENGINE=tesseract), rules engine, every dev set read from its visible pages (--e-invoice ignore): 1531 values, 2026-11-26, l2 1, pooling 1', kinds: TESSERACT_KINDS },
   },
   combine: { fitted: false, modelPrior: { date: 0.7, time: 0.7, amount: 0.7, code: 0.7, name: 0.6, text: 0.4, address: 0.4, business: 0.6 }, coincidence: 0.3 },
 };
