@@ -59,6 +59,24 @@ export function leafPointers(value: unknown, pointer = ''): string[] {
   return [pointer];
 }
 
+interface Leaf {
+  pointer: string;
+  value: unknown;
+}
+
+/** The leaves of leafPointers with their values, in steps (one per leaf): looking each up again by its pointer cost more than the walk. */
+function* collectingLeaves(value: unknown, pointer: string, into: Leaf[]): PacedWork<void> {
+  if (value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) yield* collectingLeaves(item, childPointer(pointer, index), into);
+  } else if (typeof value === 'object') {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) yield* collectingLeaves(item, childPointer(pointer, key), into);
+  } else {
+    into.push({ pointer, value });
+    yield;
+  }
+}
+
 export function buildEvidence(input: EvidenceInput): EvidenceReport {
   return runSync(evidenceOf(input));
 }
@@ -73,7 +91,8 @@ export function buildEvidencePaced(input: EvidenceInput, pacer: Pacer): Promise<
 
 /** Yields after each line of the document indexed and each value explained. */
 function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
-  const leaves = leafPointers(input.answer.value).map((pointer) => ({ pointer, value: valueAtPointer(input.answer.value, pointer) }));
+  const leaves: Leaf[] = [];
+  yield* collectingLeaves(input.answer.value, '', leaves);
   const context: FeatureContext = { document: input.document, index: yield* DocumentIndex.building(input.document), schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
   // the rules engine's own amounts, once: per value they made evidence for a long answer quadratic
   const rulesContext = input.crossCheck ? crossCheckContext(input.crossCheck, context) : undefined;
