@@ -1,9 +1,9 @@
 import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
 import { resolveDateOrder } from './extract/date-order.js';
-import { buildEvidence, type EvidenceReport } from './evidence/evidence.js';
+import { buildEvidencePaced, type EvidenceReport } from './evidence/evidence.js';
 import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './extract/engine.js';
-import { finalize } from './extract/finalize.js';
+import { finalizePaced, type FinalAnswer } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
 import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
@@ -13,6 +13,7 @@ import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats, type
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
+import { Pacer } from './util/paced.js';
 
 /**
  * The path of one extraction, shared by the HTTP route, the CLI and the
@@ -139,10 +140,12 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const pageImages = pageImageSource(files, deps.pdf, deps.limits, signal);
   const extraction = await deps.engine.extract({ compiled, document, options, signal, pageImages, get layout() { return layout(); } });
   const validateStarted = performance.now();
-  const final = finalize(extraction, compiled, options);
+  // an answer can hold thousands of rows: finalize and evidence give the event loop back in turns
+  const pacer = new Pacer(signal);
+  const final = await finalizePaced(extraction, compiled, options, pacer);
   // the printed pages' reading, for an e-invoice's evidence, by the rules engine: the cross-check, or the engine itself
   const rulesReader = deps.crossCheck ?? (deps.engine.name === 'rules' ? deps.engine : undefined);
-  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, rulesReader, { compiled, document, options, signal, get layout() { return layout(); } }) : undefined;
+  const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, rulesReader, { compiled, document, options, signal, get layout() { return layout(); } }, pacer) : undefined;
   const finished = performance.now();
   return {
     result: final.value,
@@ -161,14 +164,14 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
  * agree the value is far more likely right, and where they differ a
  * reviewer should look.
  */
-async function explain(final: ReturnType<typeof finalize>, checker: Engine | undefined, rulesReader: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>): Promise<EvidenceReport> {
+async function explain(final: FinalAnswer, checker: Engine | undefined, rulesReader: Engine | undefined, input: Omit<ExtractionInput, 'pageImages' | 'usage'>, pacer: Pacer): Promise<EvidenceReport> {
   const read = async (engine: Engine | undefined, document: Document): Promise<Extraction | undefined> => {
     if (!engine) return undefined;
     try {
       // another document (the printed pages alone) has a layout of its own, rendered only if the engine reads it
       const layout = lazyLayout(document);
       const changes = document === input.document ? {} : { document, get layout() { return layout(); } };
-      return finalize(await engine.extract(withInput(input, changes)), input.compiled, input.options);
+      return await finalizePaced(await engine.extract(withInput(input, changes)), input.compiled, input.options, pacer);
     } catch {
       // a second reading only adds to the evidence; without it the values stand alone
       input.signal.throwIfAborted();
@@ -179,7 +182,7 @@ async function explain(final: ReturnType<typeof finalize>, checker: Engine | und
   // an e-invoice's values are compared with what the printed pages alone say
   const { eInvoice, printed: printedPages } = splitEInvoicePages(input.document);
   const printed = eInvoice && printedPages ? await read(rulesReader, printedPages) : undefined;
-  return buildEvidence({ answer: final, document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) });
+  return buildEvidencePaced({ answer: final, document: input.document, schema: input.compiled.schema, dateOrder: input.options.dateOrder, ...(crossCheck ? { crossCheck } : {}), ...(printed ? { printed } : {}) }, pacer);
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */

@@ -8,6 +8,7 @@
 import { parseNumber } from '../extract/coerce.js';
 import type { Document, WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
+import { runSync, type PacedWork } from '../util/paced.js';
 
 /** Amounts printed with cents ("1,234.50", "12,50"): figures of that shape are money, not counts or codes. */
 const AMOUNT_WITH_CENTS = /(?<![\p{N}.,])\p{N}{1,3}(?:[ ,.']?\p{N}{3})*[.,]\p{N}{2}(?![\p{N}])/gu;
@@ -33,10 +34,22 @@ export class DocumentIndex {
   /** Amounts by value in cents, for the sums. */
   private readonly cents = new Map<number, Set<string>>();
 
-  constructor(document: Document) {
+  constructor(document?: Document) {
+    if (document) runSync(this.adding(document));
+  }
+
+  /** An index of `document`, built in steps (util/paced.ts): one per line. */
+  static *building(document: Document): PacedWork<DocumentIndex> {
+    const index = new DocumentIndex();
+    yield* index.adding(document);
+    return index;
+  }
+
+  private *adding(document: Document): PacedWork<void> {
     for (const file of document.files) {
       for (const page of file.pages) {
-        page.lines.forEach((line, index) => {
+        for (const [index, line] of page.lines.entries()) {
+          yield;
           const key = lineKey({ file: file.index, page: page.index, line: index });
           const text = line.words.map((word) => word.text).join(' ');
           this.lines.push({ key, folded: foldText(text) });
@@ -47,7 +60,7 @@ export class DocumentIndex {
             const inCents = Math.round(value * 100);
             this.cents.set(inCents, (this.cents.get(inCents) ?? new Set()).add(key));
           }
-        });
+        }
       }
     }
   }

@@ -165,7 +165,8 @@ const MAX_SUMMED_AMOUNTS = 12;
 export function answerAmounts(leaves: ReadonlyArray<{ pointer: string; value: unknown }>): Map<string, number> {
   const amounts = new Map<string, number>();
   for (const { pointer, value } of leaves) {
-    if (splitPointer(pointer).some((token) => /^\d+$/.test(token))) continue;
+    // a value inside a list (a token of digits only, which escaping never touches) is a row's, not the answer's own
+    if (/\/\d+(?=\/|$)/.test(pointer)) continue;
     const number = typeof value === 'number' ? value : typeof value === 'string' && /\d[.,]\d{2}\b/.test(value) && !/\p{L}{2}/u.test(value.replace(/^\p{L}{1,3}\.?\s?|\s?\p{L}{1,3}$/u, '')) ? parseNumber(value) : null;
     if (number !== null && Number.isFinite(number) && Math.abs(number) >= 0.01) amounts.set(pointer, Math.abs(number));
   }

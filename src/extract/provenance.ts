@@ -7,6 +7,7 @@
  */
 import type { WordRef } from '../document/document.js';
 import { splitPointer, valueAtPointer } from '../util/json-pointer.js';
+import { runSync, type PacedWork } from '../util/paced.js';
 
 /** Where one value was read. */
 export interface ValueSource {
@@ -69,8 +70,14 @@ export class PointerMoves {
    * text) keep the words of each.
    */
   apply(provenance: Provenance): Provenance {
+    return runSync(this.applying(provenance));
+  }
+
+  /** apply in steps (util/paced.ts): yields after each pointer. */
+  *applying(provenance: Provenance): PacedWork<Provenance> {
     const arriving = new Map<string, ValueSource[]>();
     for (const [pointer, source] of provenance) {
+      yield;
       const to = this.destination(pointer);
       if (to === undefined) continue;
       const sources = arriving.get(to);
@@ -160,8 +167,14 @@ export function underPointer(provenance: Provenance, prefix: string): Provenance
 
 /** Only the pointers that still hold a value (not null, not missing) in `value`. */
 export function keepPresent(provenance: Provenance, value: unknown): Provenance {
+  return runSync(keepingPresent(provenance, value));
+}
+
+/** keepPresent in steps (util/paced.ts): yields after each pointer. */
+export function* keepingPresent(provenance: Provenance, value: unknown): PacedWork<Provenance> {
   const kept: Provenance = new Map();
   for (const [pointer, source] of provenance) {
+    yield;
     const at = valueAtPointer(value, pointer);
     if (at !== null && at !== undefined) kept.set(pointer, source);
   }

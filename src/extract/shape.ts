@@ -4,7 +4,8 @@
  * become null ([] for lists), loose values are coerced, dates re-printed.
  * Values can move on the way (a list item dropped, "Invoice Number" becoming
  * invoice_number); `trace` is told where each one went, so that where it was
- * read (provenance.ts) follows it.
+ * read (provenance.ts) follows it. `shaping` is the same walk in steps (one
+ * per list item) for an answer of thousands of rows (util/paced.ts).
  */
 import { childPointer } from '../util/json-pointer.js';
 import type { JsonSchema } from './json-schema.js';
@@ -12,6 +13,7 @@ import { allowsType, viewSchema, type SchemaView } from './schema-view.js';
 import { isSchemaObject, setOwn } from './schema-walk.js';
 import { finiteOrNull, isNullWord, matchEnum, parseBoolean, parseInteger, parseNumber, toText } from './coerce.js';
 import { normaliseDateText } from './date-values.js';
+import { runSync, type PacedWork } from '../util/paced.js';
 
 export interface ShapeContext {
   root: JsonSchema;
@@ -28,21 +30,26 @@ interface At {
 
 const ROOT: At = { from: '', to: '' };
 
-export function shapeValue(value: unknown, schema: unknown, context: ShapeContext, at: At = ROOT): unknown {
+export function shapeValue(value: unknown, schema: unknown, context: ShapeContext): unknown {
+  return runSync(shaping(value, schema, context));
+}
+
+/** shapeValue in steps: yields after each list item. */
+export function* shaping(value: unknown, schema: unknown, context: ShapeContext, at: At = ROOT): PacedWork<unknown> {
   const view = viewSchema(schema, context.root);
   if (schema === false) return null;
   if (typeof value === 'string' && isNullWord(value)) value = null;
   if (value === undefined || value === null) return emptyValue(view);
   if (view.enumValues !== undefined && !Array.isArray(value)) return traced(matchEnum(value, view.enumValues) ?? null, at, context);
   if (isSchemaObject(value)) {
-    if (allowsType(view, 'object')) return shapeObject(value, view, context, at);
-    if (allowsType(view, 'array')) return shapeArray([value], view, context, at.to, () => at.from);
+    if (allowsType(view, 'object')) return yield* shapeObject(value, view, context, at);
+    if (allowsType(view, 'array')) return yield* shapeArray([value], view, context, at.to, () => at.from);
     return null;
   }
   if (Array.isArray(value)) {
-    if (allowsType(view, 'array')) return shapeArray(value, view, context, at.to, (index) => childPointer(at.from, index), at.from);
+    if (allowsType(view, 'array')) return yield* shapeArray(value, view, context, at.to, (index) => childPointer(at.from, index), at.from);
     // a one-element list where a single value is wanted is that value
-    if (value.length === 1) return shapeValue(value[0], schema, context, { from: childPointer(at.from, 0), to: at.to });
+    if (value.length === 1) return yield* shaping(value[0], schema, context, { from: childPointer(at.from, 0), to: at.to });
     const text = allowsType(view, 'string') ? toText(value) : null;
     // the text is read from every item of the list
     if (text !== null) value.forEach((_, index) => traced(text, { from: childPointer(at.from, index), to: at.to }, context));
@@ -50,7 +57,7 @@ export function shapeValue(value: unknown, schema: unknown, context: ShapeContex
   }
   const scalar = shapeScalar(value, view, context);
   if (scalar === null && allowsType(view, 'array') && view.types.length > 0) {
-    return shapeArray([value], view, context, at.to, () => at.from);
+    return yield* shapeArray([value], view, context, at.to, () => at.from);
   }
   return traced(scalar, at, context);
 }
@@ -65,7 +72,7 @@ function emptyValue(view: SchemaView): unknown {
   return null;
 }
 
-function shapeObject(value: Record<string, unknown>, view: SchemaView, context: ShapeContext, at: At): Record<string, unknown> {
+function* shapeObject(value: Record<string, unknown>, view: SchemaView, context: ShapeContext, at: At): PacedWork<Record<string, unknown>> {
   const declared = Object.keys(view.properties);
   if (declared.length === 0 && view.required.length === 0) return traced(value, at, context, true) as Record<string, unknown>;
   traced(value, at, context);
@@ -77,7 +84,7 @@ function shapeObject(value: Record<string, unknown>, view: SchemaView, context: 
     const sourceKey = Object.prototype.hasOwnProperty.call(value, name) ? name : looseKeys.get(looseKey(name));
     const candidate = sourceKey === undefined ? undefined : value[sourceKey];
     const child = { from: childPointer(at.from, sourceKey ?? name), to: childPointer(at.to, name) };
-    setOwn(result, name, shapeValue(candidate, view.properties[name] ?? true, context, child));
+    setOwn(result, name, yield* shaping(candidate, view.properties[name] ?? true, context, child));
   }
   if (!view.closed) {
     for (const [key, extra] of Object.entries(value)) {
@@ -98,21 +105,22 @@ function looseKey(key: string): string {
  * value itself when it was wrapped in a list); `listFrom` the list's own
  * place, when the candidate had a list there.
  */
-function shapeArray(values: unknown[], view: SchemaView, context: ShapeContext, to: string, itemFrom: (index: number) => string, listFrom?: string): unknown[] {
+function* shapeArray(values: unknown[], view: SchemaView, context: ShapeContext, to: string, itemFrom: (index: number) => string, listFrom?: string): PacedWork<unknown[]> {
   const itemSchema = view.items ?? true;
   const itemView = viewSchema(itemSchema, context.root);
   const keepNulls = itemView.types.includes('null');
   const shaped: unknown[] = [];
-  values.forEach((value, index) => {
+  for (const [index, value] of values.entries()) {
     // shaped into a scratch trace first: a dropped item must leave no trace behind
     const moves: Array<[string, string, boolean | undefined]> = [];
     const scratch: ShapeContext = { ...context, trace: context.trace && ((t, f, subtree) => void moves.push([t, f, subtree])) };
-    const item = shapeValue(value, itemSchema, scratch, { from: itemFrom(index), to: childPointer(to, shaped.length) });
-    if (item === null && !keepNulls) return;
-    if (isSchemaObject(item) && Object.keys(itemView.properties).length > 0 && isEmptyRecord(item)) return;
+    const item = yield* shaping(value, itemSchema, scratch, { from: itemFrom(index), to: childPointer(to, shaped.length) });
+    yield;
+    if (item === null && !keepNulls) continue;
+    if (isSchemaObject(item) && Object.keys(itemView.properties).length > 0 && isEmptyRecord(item)) continue;
     for (const [t, f, subtree] of moves) context.trace?.(t, f, subtree);
     shaped.push(item);
-  });
+  }
   if (listFrom !== undefined) context.trace?.(to, listFrom);
   return shaped;
 }

@@ -6,7 +6,8 @@ import { dataField, type DecodedFile } from './decode.js';
 import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
 import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
-import { unpackPage as unpackDocumentPage } from './document-pack.js';
+import { unpackingPage } from './document-pack.js';
+import { Pacer, runPaced } from '../util/paced.js';
 import type { Page } from '../document/document.js';
 import { E_INVOICE_ROOTS } from './einvoice/read.js';
 import type { GreyRaster } from '../document/raster.js';
@@ -134,13 +135,14 @@ export class PdfProcessor {
       await new Promise((resolve) => setImmediate(resolve));
       pages.push(unpackPage(page));
     }
-    return { pageCount: packed.pageCount, pages, ...(packed.eInvoice ? { eInvoice: unpackDocumentPage(packed.eInvoice) } : {}) };
+    // an e-invoice page has a line per business term and invoice line: thousands, unpacked in turns
+    return { pageCount: packed.pageCount, pages, ...(packed.eInvoice ? { eInvoice: await runPaced(unpackingPage(packed.eInvoice), new Pacer(signal)) } : {}) };
   }
 
   /** An e-invoice XML file (CII or UBL) as its one page; a 400 for XML that is broken, hostile (a DTD) or no e-invoice. */
   async readEInvoiceXml(file: DecodedFile, signal?: AbortSignal): Promise<Page> {
     const packed = await this.run<PackedEInvoice>(file, { kind: 'e-invoice-xml', bytes: new Uint8Array(file.bytes) }, signal);
-    return unpackDocumentPage(packed.page);
+    return runPaced(unpackingPage(packed.page), new Pacer(signal));
   }
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */
