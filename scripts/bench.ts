@@ -26,7 +26,7 @@ import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/p
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
-import { startServiceProcess } from './service-process.js';
+import { startServiceLikeNpmStart } from './service-process.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import { pdfDocumentOptions } from '../src/ingest/pdf-options.js';
@@ -242,7 +242,7 @@ async function pdfjsTextAlone(bytes: Buffer): Promise<void> {
  */
 async function benchTextPdfAgainstPdfjs(): Promise<void> {
   const apiKey = 'bench-key';
-  const service = await startServiceProcess({ API_KEYS: apiKey, EXTRACTOR: 'rules' });
+  const service = await startServiceLikeNpmStart({ API_KEYS: apiKey, EXTRACTOR: 'rules' });
   try {
     const invoice = await makeInvoicePdf();
     const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };

@@ -5,7 +5,9 @@
  * unless the environment sets them), on a free port of 127.0.0.1, and reads
  * its memory and CPU from /proc (Linux). Used by scripts/service-rss.ts and
  * `npm run bench -- text-pdf`: a client in the service's own process would
- * share its event loop and be measured with it.
+ * share its event loop and be measured with it. (The tests' helper,
+ * test/helpers/service-process.ts, starts it instead with small pools and
+ * only PATH of the environment.)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,7 +29,7 @@ export interface ServiceProcess {
 }
 
 /** Starts the service with `env` over the environment (API_KEYS, EXTRACTOR, ...) and resolves once it listens. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+export async function startServiceLikeNpmStart(env: Record<string, string>): Promise<ServiceProcess> {
   const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
   const nodeOptions = process.env.NODE_OPTIONS ?? '--max-semi-space-size=4';
   const child = spawn(process.execPath, [MAIN], {

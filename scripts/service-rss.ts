@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServiceProcess } from './service-process.js';
+import { startServiceLikeNpmStart } from './service-process.js';
 
 const MIME_BY_EXTENSION: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 
@@ -46,7 +46,7 @@ function option(args: string[], name: string, fallback: number): number {
 
 export async function measureServiceRss(engine: string, paths: string[], requests = 20, atOnce = 2): Promise<ServiceRss> {
   const apiKey = 'rss-key';
-  const service = await startServiceProcess({ API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
+  const service = await startServiceLikeNpmStart({ API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
   const { port, mallocArenaMax, nodeOptions } = service;
   try {
     const startRssMb = service.statusMb().VmRSS ?? NaN;
