@@ -1,6 +1,6 @@
 /**
  * The service's peak RSS, measured from outside as an operator sees it:
- * starts dist/src/main.js as `npm start` does (MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072 and
+ * starts dist/src/main.js as `npm start` does (scripts/service-process.ts: MALLOC_ARENA_MAX=2, MALLOC_MMAP_THRESHOLD_=131072 and
  * NODE_OPTIONS=--max-semi-space-size=4 unless the environment sets them; every other setting at its default or as the
  * environment sets it, with the rules engine and the OCR engine named),
  * sends `--requests` POST /v1/ (20) of the files given, in turn,
@@ -12,13 +12,11 @@
  *
  *   node dist/scripts/service-rss.js paddle photo1.jpg scan2.jpg ... [--requests 20] [--at-once 2]
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServiceLikeNpmStart } from './service-process.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const MIME_BY_EXTENSION: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 
 export interface ServiceRss {
@@ -38,19 +36,6 @@ export interface ServiceRss {
   nodeOptions: string;
 }
 
-/** kB fields of /proc/<pid>/status, in MB. */
-function statusMb(pid: number): Record<string, number> {
-  const fields: Record<string, number> = {};
-  for (const match of readFileSync(`/proc/${pid}/status`, 'utf8').matchAll(/^(Vm\w+|Rss\w+):\s+(\d+) kB/gm)) fields[match[1]!] = Math.round(Number(match[2]) / 1024);
-  return fields;
-}
-
-/** User + system CPU seconds of the process, every thread (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(name);
   if (at < 0) return fallback;
@@ -61,25 +46,11 @@ function option(args: string[], name: string, fallback: number): number {
 
 export async function measureServiceRss(engine: string, paths: string[], requests = 20, atOnce = 2): Promise<ServiceRss> {
   const apiKey = 'rss-key';
-  const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
-  const nodeOptions = process.env.NODE_OPTIONS ?? '--max-semi-space-size=4';
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, MALLOC_ARENA_MAX: mallocArenaMax, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072', NODE_OPTIONS: nodeOptions, API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1', OCR_ENGINE: engine, EXTRACTOR: 'rules', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const service = await startServiceLikeNpmStart({ API_KEYS: apiKey, OCR_ENGINE: engine, EXTRACTOR: 'rules' });
+  const { port, mallocArenaMax, nodeOptions } = service;
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let pending = '';
-      child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it listened`)));
-      child.stdout!.on('data', (chunk: Buffer) => {
-        pending += chunk.toString();
-        const listening = /"address":\{[^}]*"port":(\d+)[^\n]*docshape listening/.exec(pending);
-        if (listening) resolve(Number(listening[1]));
-        pending = pending.slice(pending.lastIndexOf('\n') + 1);
-      });
-    });
-    const startRssMb = statusMb(child.pid!).VmRSS ?? NaN;
-    const startCpu = cpuSeconds(child.pid!);
+    const startRssMb = service.statusMb().VmRSS ?? NaN;
+    const startCpu = service.cpuSeconds();
     const bodies = await Promise.all(
       paths.map(async (path) => {
         const mimeType = MIME_BY_EXTENSION[extname(path).toLowerCase()];
@@ -95,11 +66,11 @@ export async function measureServiceRss(engine: string, paths: string[], request
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
     };
     for (let sent = 0; sent < requests; sent += atOnce) await Promise.all(Array.from({ length: Math.min(atOnce, requests - sent) }, post));
-    const now = statusMb(child.pid!);
-    const requestCpuSeconds = Math.round((cpuSeconds(child.pid!) - startCpu) * 100) / 100;
+    const now = service.statusMb();
+    const requestCpuSeconds = Math.round((service.cpuSeconds() - startCpu) * 100) / 100;
     return { engine, requests, startRssMb, peakRssMb: now.VmHWM ?? NaN, rssNowMb: now.VmRSS ?? NaN, anonNowMb: now.RssAnon ?? NaN, fileNowMb: now.RssFile ?? NaN, requestCpuSeconds, mallocArenaMax, nodeOptions };
   } finally {
-    child.kill('SIGKILL');
+    service.stop();
   }
 }
 

@@ -208,6 +208,18 @@ describe('e-invoices in ingestion', function () {
     expect(unpackDocument(packDocument(document))).to.deep.equal(document);
   });
 
+  it('reads a PDF\'s pages and the e-invoice it carries in one task on the PDF threads', async () => {
+    // each task is a message to a thread and back; the text, the inspection and the attachment search share one
+    const tasks: string[] = [];
+    const counting = Object.create(pdf) as PdfProcessor;
+    counting.inspect = (...args) => (tasks.push('inspect'), pdf.inspect(...args));
+    counting.render = (...args) => (tasks.push('render'), pdf.render(...args));
+    counting.readEInvoiceXml = (...args) => (tasks.push('readEInvoiceXml'), pdf.readEInvoiceXml(...args));
+    const { document } = await ingestFiles([pdfFile(await hybridPdf(sampleInvoice(), ciiXml(sampleInvoice())))], { ...deps, pdf: counting }, new AbortController().signal);
+    expect(document.files[0]!.pages.map((page) => page.source)).to.deep.equal(['text-layer', 'e-invoice']);
+    expect(tasks).to.deep.equal(['inspect']);
+  });
+
   it('finds ZUGFeRD 1.0 and UBL attachments, and one that only /AF names', async () => {
     for (const [xml, filename, placement] of [[ciiXml(sampleInvoice(), '1'), 'ZUGFeRD-invoice.xml', 'names'], [ublXml(sampleCreditNote()), 'xrechnung.xml', 'names'], [ciiXml(sampleInvoice()), 'factur-x.xml', 'af']] as const) {
       const { document } = await ingestFiles([pdfFile(await hybridPdf(sampleInvoice(), xml, { filename, placement }))], deps, new AbortController().signal);
