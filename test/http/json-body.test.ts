@@ -1,5 +1,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { makeReceiptImage } from '../fixtures/images.js';
+import { healthzDuring } from '../helpers/healthz.js';
+import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 import { findLongStrings, parseJsonBody } from '../../src/http/json-body.js';
 import { isAppError } from '../../src/errors.js';
 import { JsonStringBytes } from '../../src/util/json-string-bytes.js';
@@ -180,6 +185,103 @@ describe('the JSON body parser of POST /v1/ (long strings left as body bytes)', 
       const text = JSON.stringify(request, null, round % 3 === 0 ? 2 : undefined);
       expect(asText(parseJsonBody(Buffer.from(text), 16)), text).to.deep.equal(JSON.parse(text));
     }
+  });
+});
+
+describe('POST /v1/ with large bodies: read as bytes, the base64 decoded off the event loop', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  const schema = { type: 'object', properties: { total: { type: 'number' } } };
+
+  before(async () => {
+    server = await startTestServer(await sharedServices());
+  });
+
+  after(async () => {
+    await server?.close();
+    await closeSharedServices();
+  });
+
+  async function post(body: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; body: { error?: string } }> {
+    const response = await fetch(`${server.url}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY, ...headers }, body: body as unknown as BodyInit });
+    const text = await response.text();
+    return { status: response.status, body: JSON.parse(text) as { error?: string } };
+  }
+
+  const requestBody = (contents: unknown[], extra: Record<string, unknown> = {}) => Buffer.from(JSON.stringify({ schema, contents, ...extra }));
+
+  it('answers a 50 MB body whose "image" is not one with its 400, /healthz answering throughout', async () => {
+    // the first request of a process compiles code on the loop: not what is measured here
+    expect((await post(requestBody([{ mimeType: 'image/png', data: randomBytes(2 * 1024 * 1024).toString('base64') }]))).status).to.equal(400);
+    const body = requestBody([{ mimeType: 'image/png', data: randomBytes(37 * 1024 * 1024).toString('base64') }]);
+    expect(body.length).to.be.above(50_000_000);
+    const work = post(body);
+    const { longestStallMs } = await healthzDuring(server.url, work);
+    const response = await work;
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.match(/^contents\[0\]\.data is not a PNG image as contents\[0\]\.mimeType says/);
+    expect(longestStallMs, 'longest event-loop stall, CPU ms').to.be.below(100);
+  });
+
+  it('gives the same 400s as before for long base64 that is wrong, on and off the decoding thread', async () => {
+    const png = await makeReceiptImage('png');
+    for (const extra of [100_000, 3 * 1024 * 1024]) {
+      const file = Buffer.concat([png, randomBytes(extra)]).toString('base64');
+      const asPdf = await post(requestBody([{ mimeType: 'image/png', data: file }, { mimeType: 'application/pdf', data: file }]));
+      expect(asPdf.status).to.equal(400);
+      expect(asPdf.body.error).to.match(/^contents\[1\]\.data is a PNG image but contents\[1\]\.mimeType is application\/pdf/);
+      const badLast = await post(requestBody([{ mimeType: 'image/png', data: `${file.slice(0, -4)}AAA!` }]));
+      expect(badLast.status).to.equal(400);
+      expect(badLast.body.error).to.match(/^contents\[0\]\.data is not valid base64/);
+      const control = await post(`{"schema":{"type":"object"},"contents":[{"mimeType":"image/png","data":"${file.slice(0, 1000)}\u0001${file.slice(1000)}"}]}`);
+      expect(control.status).to.equal(400);
+      expect(control.body.error).to.match(/^request body is not valid JSON: Bad control character/);
+    }
+  });
+
+  it('keeps a long string elsewhere in the body (a schema description of 100 KB) a string', async () => {
+    const description = 'Total amount due. '.repeat(6000);
+    const response = await post(JSON.stringify({ schema: { type: 'object', description, properties: { total: { type: 'number' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }));
+    // the schema was read and compiled: the one thing wrong is the file
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.match(/^contents\[0\]\.data/);
+  });
+
+  it('reads a gzip body, answers 413 past the limit with or without Content-Length, and leaves other charsets to the JSON parser', async () => {
+    const file = randomBytes(2 * 1024 * 1024).toString('base64');
+    const gzipped = await post(gzipSync(requestBody([{ mimeType: 'image/png', data: file }])), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).to.equal(400);
+    expect(gzipped.body.error).to.match(/^contents\[0\]\.data is not a PNG image/);
+    const huge = Buffer.alloc(61 * 1024 * 1024, 0x41);
+    const tooLarge = await post(huge);
+    expect(tooLarge.status).to.equal(413);
+    expect(tooLarge.body.error).to.match(/exceeds the limit of \d+ bytes \(MAX_BODY_BYTES\)/);
+    const streamed = await fetch(`${server.url}/v1/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY },
+      body: new Blob([huge]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).to.equal(413);
+    const utf16 = await post(Buffer.from(JSON.stringify({ schema, contents: [] }), 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' });
+    expect(utf16.status).to.equal(400);
+    expect(utf16.body.error).to.equal('contents must not be empty');
+  });
+
+  it('answers a body cut short by the client without stalling, and goes on serving', async () => {
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(`${server.url}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY, 'content-length': '1000000' } });
+      request.on('error', () => resolve());
+      request.write('{"schema":{},"contents":[{"data":"AAAA');
+      setTimeout(() => {
+        request.destroy();
+        resolve();
+      }, 100);
+    });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).to.equal(200);
+    const after = await post(requestBody([{ mimeType: 'image/png', data: randomBytes(100_000).toString('base64') }]));
+    expect(after.status).to.equal(400);
   });
 });
 
