@@ -5,6 +5,7 @@ import { Admission } from './http/admission.js';
 import { requireApiKey } from './http/auth.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { jsonBody } from './http/json-body.js';
 import { jobRoutes } from './http/jobs.js';
 import { metricsRoute, recordRequests } from './http/metrics.js';
 import { openApiHandler } from './http/openapi.js';
@@ -64,7 +65,7 @@ export function createApp(deps: AppDeps): Express {
       v1Paths,
       requireApiKey(deps.config.apiKeys),
       admission.rejectWhenFull(),
-      express.json({ limit: deps.config.limits.maxBodyBytes, strict: false }),
+      jsonBody(deps.config.limits.maxBodyBytes),
       extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
     );
     app.all(v1Paths, (_req, res, next) => {

@@ -18,8 +18,13 @@ import { fileURLToPath } from 'node:url';
 import type { Document } from '../../src/document/document.js';
 import type { ExtractionRequest } from '../../src/pipeline.js';
 
-/** Ingest modules that do not change the Document (layout text is rendered afresh on every run). */
-const NOT_SHAPING_THE_DOCUMENT = new Set(['layout.ts', 'layout.js']);
+/**
+ * Ingest modules that do not change the Document: layout text is rendered afresh on every run, and the base64
+ * decoding comes before the cache key (contentsKey hashes the decoded bytes; decoding only accepts or refuses).
+ */
+const NOT_SHAPING_THE_DOCUMENT = new Set(
+  ['layout', 'decode', 'decode-off-thread', 'decode-worker', 'decode-protocol'].flatMap((name) => [`${name}.ts`, `${name}.js`]),
+);
 
 /** Bump when the stored format changes. */
 const FORMAT_VERSION = 1;
@@ -58,7 +63,7 @@ export async function ingestFingerprint(settings: unknown): Promise<string> {
 /** Hash of the request's files in order, with their declared types (a type decides the decoder). */
 export function contentsKey(request: ExtractionRequest): string {
   const hash = createHash('sha256');
-  for (const item of request.contents) hash.update(`${item.mimeType}\n`).update(Buffer.from(item.data, 'base64'));
+  for (const item of request.contents) hash.update(`${item.mimeType}\n`).update(Buffer.from(typeof item.data === 'string' ? item.data : item.data.text(), 'base64'));
   return hash.digest('hex');
 }
 

@@ -4,6 +4,7 @@ import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
 import type { RequestOptions } from '../pipeline.js';
 import { splitPointer } from '../util/json-pointer.js';
+import { JsonStringBytes } from '../util/json-string-bytes.js';
 
 export interface ExtractionRequestBody {
   schema: Record<string, unknown>;
@@ -94,9 +95,21 @@ function describe(error: ErrorObject): string {
   }
 }
 
+/**
+ * The body as Ajv should see it: a file's base64 still in the body's bytes
+ * (http/json-body.ts) is a string, so it is one here (its text is checked where
+ * it is decoded). The objects on the way to it are copied, the rest shared.
+ */
+function asValidated(body: unknown): unknown {
+  const contents = (body as { contents?: unknown } | null)?.contents;
+  if (!Array.isArray(contents) || !contents.some((item) => item instanceof Object && (item as { data?: unknown }).data instanceof JsonStringBytes)) return body;
+  const asText = (item: unknown) => (item instanceof Object && (item as { data?: unknown }).data instanceof JsonStringBytes ? { ...item, data: '' } : item);
+  return { ...(body as object), contents: contents.map(asText) };
+}
+
 function parseWith<T>(validate: ValidateFunction<T>, body: unknown): T {
   if (body === undefined || body === null) throw badRequest('request body is required: a JSON object with "schema" and "contents" (Content-Type: application/json)');
-  if (validate(body)) return body;
+  if (validate(asValidated(body))) return body as T;
   const messages = [...new Set((validate.errors ?? []).map(describe))];
   throw badRequest(messages[0] ?? 'request body is invalid', messages.length > 1 ? messages : undefined);
 }

@@ -1,12 +1,14 @@
 import { DEFAULT_MAX_XML_MB, type Limits } from '../config.js';
 import { badRequest } from '../errors.js';
+import { JsonStringBytes } from '../util/json-string-bytes.js';
 import { looksLikeXml } from './einvoice/sniff.js';
 
 /** One entry of the request's `contents` array, as sent by the caller. */
 export interface ContentItem {
   filename?: string;
   mimeType: string;
-  data: string;
+  /** Base64; a long one from a POST /v1/ body stays the body's bytes until it is decoded (http/json-body.ts). */
+  data: string | JsonStringBytes;
 }
 
 /** A content item whose bytes are known to be a file of the declared type. */
@@ -164,7 +166,19 @@ function decodeIfWellFormed(text: string): Buffer | undefined {
   return undefined;
 }
 
-function decodeBase64(raw: unknown, mimeType: SupportedMimeType, index: number): Buffer {
+/** The text of a string still in its body's bytes; a raw control character in it makes the body not JSON, as JSON.parse would have said. */
+function jsonText(data: JsonStringBytes): string {
+  try {
+    return data.text();
+  } catch (error) {
+    if (error instanceof SyntaxError) throw badRequest(`request body is not valid JSON: ${error.message}`);
+    throw error;
+  }
+}
+
+function decodeBase64(data: unknown, mimeType: SupportedMimeType, index: number): Buffer {
+  const inBody = JsonStringBytes.revive(data);
+  const raw = inBody ? jsonText(inBody) : data;
   if (raw === undefined || raw === null) throw badRequest(`${field(index, 'data')} is required`);
   if (typeof raw !== 'string') throw badRequest(`${field(index, 'data')} must be a base64 string`);
   const text = stripDataUrlPrefix(raw, mimeType, index);

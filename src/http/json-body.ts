@@ -1,0 +1,237 @@
+/**
+ * The JSON body parser of POST /v1/: express.json's behaviour (limit -> 413,
+ * Content-Encoding, charset, the same errors), without parsing a file's base64
+ * on the event loop. A 50 MB body cost the loop 250-400 ms as text decoding
+ * plus JSON.parse, then a copy of the string to the decode thread; /healthz
+ * waited that long. Here the body stays bytes: string literals of
+ * LONG_STRING_BYTES or more are found with native indexOf and left out of
+ * JSON.parse (a per-request random placeholder stands in for each), and each
+ * `contents[i].data` among them goes on as a JsonStringBytes view of the body,
+ * made into text and checked on the decode thread. A long string anywhere else
+ * (a long schema description) is made into a string here. A literal holding a
+ * backslash stays in JSON.parse: its text is not simply its bytes.
+ */
+import { randomBytes } from 'node:crypto';
+import express, { type NextFunction, type Request, type RequestHandler } from 'express';
+import { AppError, badRequest } from '../errors.js';
+import { JsonStringBytes } from '../util/json-string-bytes.js';
+
+/** Shorter strings cost JSON.parse less than the bookkeeping of leaving them out. */
+export const LONG_STRING_BYTES = 64 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+function isJsonWhitespace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes right before it (after the literal's opening quote). */
+function isEscaped(body: Buffer, at: number, open: number): boolean {
+  let backslashes = 0;
+  for (let i = at - 1; i > open && body[i] === BACKSLASH; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+interface LongString {
+  /** The opening and the closing quote. */
+  open: number;
+  close: number;
+}
+
+/**
+ * The string values (not keys) of `minBytes` or more without a backslash, by
+ * their quotes. Quotes are walked with indexOf, so the loop runs once per
+ * literal, not per byte. Outside a string every quote opens one in JSON; a body
+ * that is not JSON fails JSON.parse of the rest all the same, at its first error.
+ */
+export function findLongStrings(body: Buffer, start: number, minBytes: number): LongString[] {
+  const found: LongString[] = [];
+  let at = start;
+  for (;;) {
+    const open = body.indexOf(QUOTE, at);
+    if (open < 0) return found;
+    let close = body.indexOf(QUOTE, open + 1);
+    while (close >= 0 && isEscaped(body, close, open)) close = body.indexOf(QUOTE, close + 1);
+    if (close < 0) return found; // unterminated: JSON.parse says so
+    at = close + 1;
+    if (close - open - 1 < minBytes || body.subarray(open + 1, close).indexOf(BACKSLASH) >= 0) continue;
+    let next = close + 1;
+    while (isJsonWhitespace(body[next])) next++;
+    if (body[next] === COLON) continue; // a key
+    found.push({ open, close });
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON.parse's SyntaxError as the 400 express.json's error gave (error-handler.ts). */
+function notJson(error: unknown): Error {
+  return badRequest(`request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/**
+ * JSON.parse of a UTF-8 body (a BOM skipped, empty = {} as express.json does),
+ * the same value but with `contents[i].data` strings of `minBytes` or more as
+ * JsonStringBytes views of `body`. Throws a 400 AppError for a body that is not JSON.
+ */
+export function parseJsonBody(body: Buffer, minBytes = LONG_STRING_BYTES): unknown {
+  const start = UTF8_BOM.every((byte, i) => body[i] === byte) ? UTF8_BOM.length : 0;
+  if (body.length === start) return {};
+  const long = body.length - start >= minBytes ? findLongStrings(body, start, minBytes) : [];
+  if (long.length === 0) {
+    try {
+      return JSON.parse(body.toString('utf8', start));
+    } catch (error) {
+      throw notJson(error);
+    }
+  }
+  // a placeholder no caller can write: random per request
+  const token = `docshape-long-string-${randomBytes(16).toString('hex')}-`;
+  const parts: string[] = [];
+  let from = start;
+  long.forEach(({ open, close }, i) => {
+    parts.push(body.toString('utf8', from, open + 1), token, String(i));
+    from = close;
+  });
+  parts.push(body.toString('utf8', from));
+  let value: unknown;
+  try {
+    value = JSON.parse(parts.join(''));
+  } catch (error) {
+    throw notJson(new SyntaxError(inBodyTerms(error, long, token, start)));
+  }
+  const strings = long.map(({ open, close }) => new JsonStringBytes(body.subarray(open + 1, close), open + 1));
+  return resolvePlaceholders(value, strings, token);
+}
+
+/** A parse error of the text with placeholders, its position moved back to the body's and no placeholder shown. */
+function inBodyTerms(error: unknown, long: LongString[], token: string, start: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/position (\d+)(?: \(line \d+ column \d+\))?/, (_match, position: string) => {
+      let at = Number(position) + start;
+      for (const [i, { open, close }] of long.entries()) {
+        const placeholderLength = token.length + String(i).length;
+        if (open + 1 >= at) break;
+        at += close - open - 1 - placeholderLength;
+      }
+      return `position ${at}`;
+    })
+    .replaceAll(new RegExp(`${token}\\d+`, 'g'), '…');
+}
+
+function placeholderIndex(value: unknown, token: string): number | undefined {
+  return typeof value === 'string' && value.startsWith(token) ? Number(value.slice(token.length)) : undefined;
+}
+
+/** Each placeholder back: a file's `data` as bytes, any other string as the string (a SyntaxError there is a 400). */
+function resolvePlaceholders(value: unknown, strings: JsonStringBytes[], token: string): unknown {
+  let left = strings.length;
+  if (isPlainObject(value) && Array.isArray(value.contents)) {
+    for (const item of value.contents) {
+      const index = isPlainObject(item) ? placeholderIndex(item.data, token) : undefined;
+      if (index === undefined || !isPlainObject(item)) continue;
+      item.data = strings[index];
+      left--;
+    }
+  }
+  const text = (index: number): string => {
+    left--;
+    try {
+      return strings[index]!.text();
+    } catch (error) {
+      throw notJson(error);
+    }
+  };
+  const top = placeholderIndex(value, token);
+  if (top !== undefined) return text(top);
+  // the rest: walked until every placeholder is found (JSON.parse drops a duplicate key's earlier value, so maybe never)
+  const stack: unknown[] = [value];
+  while (left > 0 && stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const record = node as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
+      const index = placeholderIndex(child, token);
+      if (index !== undefined) record[key] = text(index);
+      else if (typeof child === 'object' && child !== null && !(child instanceof JsonStringBytes)) stack.push(child);
+    }
+  }
+  return value;
+}
+
+/** The charset of a JSON body this parser reads itself; any other is express.json's to read or refuse. */
+function isUtf8(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+/**
+ * The body of a known length (and within the limit), copied chunk by chunk
+ * into one buffer as it arrives: raw-body keeps the chunks and concatenates
+ * them at the end, one copy of the whole body on the loop (50 MB: 40-190 ms on
+ * a busy machine). The errors are those express.raw's would become.
+ */
+function readKnownLength(req: Request, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // a buffer of its own, never Node's pool slab: decode-off-thread may move it to a thread
+    const body = Buffer.allocUnsafeSlow(length);
+    let received = 0;
+    const finish = (error?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (error) {
+        req.resume(); // the rest, if any, is read off so that the answer can be sent
+        reject(error);
+      } else resolve(body);
+    };
+    const sizeMismatch = () => badRequest('request body cannot be read: request size did not match content length');
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.length > length) return finish(sizeMismatch());
+      chunk.copy(body, received);
+      received += chunk.length;
+    };
+    const onEnd = () => finish(received === length ? undefined : sizeMismatch());
+    const onError = () => finish(new AppError('bad_request', 'request body was not received completely'));
+    const onClose = () => finish(new AppError('bad_request', 'request body was not received completely'));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+/**
+ * The middleware. A plain body whose Content-Length is within the limit is read
+ * by readKnownLength; any other (compressed, chunked, too large) by express.raw
+ * (limit -> 413, Content-Encoding, abort: express.json's errors); then
+ * parseJsonBody. A charset other than UTF-8 is express.json's to read or refuse.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  const json = express.json({ limit: limitBytes, strict: false });
+  const raw = express.raw({ limit: limitBytes, type: () => true });
+  const parse = (req: Request, body: unknown, next: NextFunction) => {
+    if (!Buffer.isBuffer(body)) return next();
+    try {
+      req.body = parseJsonBody(body);
+    } catch (parseError) {
+      return next(parseError);
+    }
+    next();
+  };
+  return (req, res, next) => {
+    if (req.is('application/json') !== 'application/json' || !isUtf8(req.headers['content-type'])) {
+      json(req, res, next);
+      return;
+    }
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    const length = req.headers['content-length'] === undefined ? NaN : Number(req.headers['content-length']);
+    if (encoding === 'identity' && Number.isSafeInteger(length) && length >= 0 && length <= limitBytes) {
+      readKnownLength(req, length).then((body) => parse(req, body, next), next);
+      return;
+    }
+    raw(req, res, (error?: unknown) => (error ? next(error) : parse(req, req.body, next)));
+  };
+}
