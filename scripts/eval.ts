@@ -256,7 +256,8 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
 
 function failureOf(error: unknown): { status: number | null; message: string } {
   if (error instanceof RequestFailure) return { status: error.status, message: error.message };
-  if (isAppError(error)) return { status: error.status, message: error.message };
+  // a 500's cause is what someone measuring needs (the service logs it; here it would be lost)
+  if (isAppError(error)) return { status: error.status, message: error.status >= 500 && error.cause !== undefined ? `${error.message} (cause: ${error.cause instanceof Error ? error.cause.message : String(error.cause)})` : error.message };
   return { status: null, message: error instanceof Error ? error.message : String(error) };
 }
 
