@@ -51,20 +51,12 @@ export interface EvidenceInput {
   printed?: Extraction;
 }
 
-/** Pointers of every leaf that holds a value (strings, numbers, booleans), in document order of the answer. */
-export function leafPointers(value: unknown, pointer = ''): string[] {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => leafPointers(item, childPointer(pointer, index)));
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => leafPointers(item, childPointer(pointer, key)));
-  return [pointer];
-}
-
 interface Leaf {
   pointer: string;
   value: unknown;
 }
 
-/** The leaves of leafPointers with their values, in steps (one per leaf): looking each up again by its pointer cost more than the walk. */
+/** Every leaf that holds a value (strings, numbers, booleans) with its pointer, in document order of the answer, in steps (one per leaf). */
 function* collectingLeaves(value: unknown, pointer: string, into: Leaf[]): PacedWork<void> {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
@@ -75,6 +67,17 @@ function* collectingLeaves(value: unknown, pointer: string, into: Leaf[]): Paced
     into.push({ pointer, value });
     yield;
   }
+}
+
+function leavesOf(value: unknown): Leaf[] {
+  const leaves: Leaf[] = [];
+  runSync(collectingLeaves(value, '', leaves));
+  return leaves;
+}
+
+/** Pointers of every leaf that holds a value, in document order of the answer. */
+export function leafPointers(value: unknown): string[] {
+  return leavesOf(value).map((leaf) => leaf.pointer);
 }
 
 export function buildEvidence(input: EvidenceInput): EvidenceReport {
@@ -133,8 +136,7 @@ function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordR
 
 /** The answer's feature context with the amounts of the rules engine's reading in place of the answer's. */
 function crossCheckContext(crossCheck: Extraction, context: FeatureContext): FeatureContext {
-  const rulesLeaves = leafPointers(crossCheck.value).map((at) => ({ pointer: at, value: valueAtPointer(crossCheck.value, at) }));
-  return { ...context, amounts: answerAmounts(rulesLeaves) };
+  return { ...context, amounts: answerAmounts(leavesOf(crossCheck.value)) };
 }
 
 /** A language model's value weighed against the rules engine's reading of the same property (`rulesContext`: crossCheckContext). */
