@@ -275,6 +275,13 @@ describe('rules engine on receipts', () => {
       expect(await addressOver('Price Hill', 'Total 10.00')).to.equal('12 Harbour Road Bristol BS1 4DJ Price Hill');
     });
 
+    it('starts an address at its street or at a unit number above it, not at a slogan printed above the street', async () => {
+      const addressOf = async (lines: string[]) => (await extract(buildDocument(lines), storeSchema)).store_address;
+      expect(await addressOf(['HARBOUR CAFE', 'FRESH EVERY DAY', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOf(['HARBOUR CAFE', 'SINCE 1998', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOf(['HARBOUR CAFE', 'K2-104, Sunrise Heights', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('K2-104, Sunrise Heights 12 Harbour Road Bristol BS1 4DJ');
+    });
+
     it("reads the issuer's address beside a column of invoice fields, not the customer's block further down", async () => {
       const schema = schemaOf({ vendor_address: nullableString('Address of the vendor') });
       const result = await extract(

@@ -118,6 +118,13 @@ function couldContinueAddress(line: RuleLine): boolean {
 
 const LEAD_IN_LINES = 3;
 
+/**
+ * A number of one to three digits ("K2-104, Sunrise Heights", "#02-15 Orchid Arcade"): a unit or lot that makes a line
+ * above the street part of the address. A line of words only is the name or a slogan printed above it ("HARBOUR
+ * CAFE", "Fresh every day"), and a long number a store id or a year ("STORE 0001234", "since 1998").
+ */
+const SHORT_NUMBER = /(?<!\d)\d{1,3}(?!\d)/;
+
 /** A house number that OCR put on a line of its own ("1,", "12-3"). */
 const HOUSE_NUMBER_LINE = /^[\d\s,./-]{1,6}$/;
 
@@ -162,7 +169,7 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
     if (strength > 0) {
       picked.push(line);
       evidence += strength;
-    } else if (couldContinueAddress(line) && (picked.length > 0 || nextHasEvidence(lines, i))) {
+    } else if (couldContinueAddress(line) && (picked.length > 0 || (SHORT_NUMBER.test(line.text) && nextHasEvidence(lines, i)))) {
       picked.push(line);
     } else break;
   }
