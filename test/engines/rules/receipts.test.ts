@@ -265,6 +265,46 @@ describe('rules engine on receipts', () => {
       expect(headOffice.store_address).to.equal('HQ: 7, J1n SS21/34, 47400 PJ');
     });
 
+    it('ends an address at the heading of the item table, in any language read', async () => {
+      const addressOver = async (heading: string, row: string) => (await extract(buildDocument(['HARBOUR CAFE', '12 Harbour Road', 'Bristol BS1 4DJ', heading, row]), storeSchema)).store_address;
+      // "Unit" is a street word and a heading of four words reads like a line of place names: neither carries the address on
+      expect(await addressOver('Description    Quantity    Unit price    Amount', 'Steel hammer    2    14.50    29.00')).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOver('Item    Qty    Price    Amount', 'Fish and chips    1    7.50    7.50')).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOver('Bezeichnung    Menge    Preis    Betrag', 'Brezel    2    0,80    1,60')).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      // one column word in a line of place names is no heading
+      expect(await addressOver('Price Hill', 'Total 10.00')).to.equal('12 Harbour Road Bristol BS1 4DJ Price Hill');
+    });
+
+    it('starts an address at its street or at a unit number above it, not at a slogan printed above the street', async () => {
+      const addressOf = async (lines: string[]) => (await extract(buildDocument(lines), storeSchema)).store_address;
+      expect(await addressOf(['HARBOUR CAFE', 'FRESH EVERY DAY', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOf(['HARBOUR CAFE', 'SINCE 1998', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('12 Harbour Road Bristol BS1 4DJ');
+      expect(await addressOf(['HARBOUR CAFE', 'K2-104, Sunrise Heights', '12 Harbour Road', 'Bristol BS1 4DJ', 'Total 10.00'])).to.equal('K2-104, Sunrise Heights 12 Harbour Road Bristol BS1 4DJ');
+    });
+
+    it("reads the issuer's address beside a column of invoice fields, not the customer's block further down", async () => {
+      const schema = schemaOf({ vendor_address: nullableString('Address of the vendor') });
+      const result = await extract(
+        buildDocument([
+          { cells: [{ text: 'Acme Tools Ltd', x: 40 }, { text: 'INVOICE', x: 340 }] },
+          { cells: [{ text: '1 Forge Lane, Sheffield S1 2AB', x: 40 }, { text: 'Invoice number: INV-7', x: 340 }] },
+          { cells: [{ text: 'VAT No: GB123456789', x: 40 }, { text: 'Invoice date: 14/03/2024', x: 340 }] },
+          '',
+          'Bill to:',
+          'Northwind Traders',
+          '12 Harbour Road',
+          'Bristol BS1 4DJ',
+          { cells: [{ text: 'Description', x: 40 }, { text: 'Quantity', x: 250 }, { text: 'Unit price', x: 350 }, { text: 'Amount', x: 450 }] },
+          { cells: [{ text: 'Steel hammer', x: 40 }, { text: '2', x: 250 }, { text: '14.50', x: 350 }, { text: '29.00', x: 450 }] },
+        ]),
+        schema,
+      );
+      expect(result.vendor_address).to.equal('1 Forge Lane, Sheffield S1 2AB');
+      // a line of labelled fields with no street before its label is still no address ("Store #0139  Cashier: Dana")
+      const fieldsOnly = await extract(buildDocument(['Acme Tools Ltd', { cells: [{ text: 'Store #0139', x: 40 }, { text: 'Cashier: Dana', x: 340 }] }, 'Total 10.00']), schema);
+      expect(fieldsOnly.vendor_address).to.equal(null);
+    });
+
     it('spells a two-word legal form OCR misread by one letter as registered, in the name\'s case, and guesses no further', async () => {
       const nameOf = async (header: string) => (await extract(buildDocument([header, '12 Jalan Ampang', '50450 Kuala Lumpur', 'TOTAL 9.90']), storeSchema)).store_name;
       expect(await nameOf('GARDENIA BAKERIES (KL) SDN EHD')).to.equal('GARDENIA BAKERIES (KL) SDN BHD');

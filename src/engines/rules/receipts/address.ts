@@ -7,6 +7,7 @@ import { normaliseWord, tokenize } from '../core/fuzzy.js';
 import { LANGUAGES } from '../core/languages/index.js';
 import { isNoise, mainText, type RuleLine } from '../core/lines.js';
 import { findPhones } from '../core/parsers.js';
+import { isItemTableHeading } from '../core/tables.js';
 import { phoneShaped } from './phones.js';
 
 const STREET_WORDS = new Set([
@@ -93,8 +94,9 @@ function fieldLabelAt(line: Pick<RuleLine, 'text'>): number | undefined {
   return addressFirst || addressEvidence(line) >= 2 ? undefined : at;
 }
 
+/** Where an address cannot go on: contact details, a labelled field, or the heading of the item table ("Description  Quantity  Amount"). */
 function isAddressStop(line: RuleLine): boolean {
-  return endsAddress(line) || fieldLabelAt(line) !== undefined;
+  return endsAddress(line) || fieldLabelAt(line) !== undefined || isItemTableHeading(line);
 }
 
 /** Contact details, ids, prices: what an address line may run into on its own line ("12 Main St   Tel: ..."). */
@@ -115,6 +117,13 @@ function couldContinueAddress(line: RuleLine): boolean {
 }
 
 const LEAD_IN_LINES = 3;
+
+/**
+ * A number of one to three digits ("K2-104, Sunrise Heights", "#02-15 Orchid Arcade"): a unit or lot that makes a line
+ * above the street part of the address. A line of words only is the name or a slogan printed above it ("HARBOUR
+ * CAFE", "Fresh every day"), and a long number a store id or a year ("STORE 0001234", "since 1998").
+ */
+const SHORT_NUMBER = /(?<!\d)\d{1,3}(?!\d)/;
 
 /** A house number that OCR put on a line of its own ("1,", "12-3"). */
 const HOUSE_NUMBER_LINE = /^[\d\s,./-]{1,6}$/;
@@ -146,13 +155,21 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
       // (a line of labelled fields, "Store #0139 Cashier: Dana", has no street before its label)
       const itemLine = PRICE.test(line.text) || WEIGHT.test(line.text);
       if (picked.length > 0 && endsAddress(line) && !itemLine && before && /\p{L}{2}/u.test(before)) picked.push(truncated(line, before));
+      else if (picked.length === 0 && endsAddress(line) && !itemLine && before && addressEvidence({ text: before }) >= 1) {
+        // "1 Forge Lane, Sheffield S1 2AB    Invoice number: 42": the address opens the line, the column beside it is another field's;
+        // the lines below may go on in the address's column
+        const first = truncated(line, before);
+        picked.push(first);
+        evidence += addressEvidence(first);
+        continue;
+      }
       if (picked.length > 0 || !isLeadIn(line)) break;
       continue;
     }
     if (strength > 0) {
       picked.push(line);
       evidence += strength;
-    } else if (couldContinueAddress(line) && (picked.length > 0 || nextHasEvidence(lines, i))) {
+    } else if (couldContinueAddress(line) && (picked.length > 0 || (SHORT_NUMBER.test(line.text) && nextHasEvidence(lines, i)))) {
       picked.push(line);
     } else break;
   }
