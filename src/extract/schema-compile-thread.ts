@@ -2,16 +2,18 @@
  * The thread new caller schemas are compiled on (schema-compile-worker.ts).
  * Generating a validator took the event loop 0.5-1 ms per property (150
  * properties: 80-230 ms; a pattern with counted repeats alone up to 0.5 s),
- * so /healthz waited for as long. One thread, started for the first new
- * schema and ended after a minute without one: a schema is compiled once and
- * then cached (schema.ts), so the thread is idle nearly always.
+ * so /healthz waited for as long. One thread, started for a new schema and
+ * ended 5 s after the last: a schema is compiled once and then cached
+ * (schema.ts), so the thread is idle nearly always, and its ~20 MB of RSS
+ * would otherwise sit beside the OCR's working memory at the service's peak.
+ * A new schema after that pays the thread's start (~0.1-0.3 s, off the loop).
  */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
 import type { SchemaCompileReply, SchemaCompileTask } from './schema-compile-worker.js';
 
-const IDLE_THREAD_EXIT_MS = 60_000;
+const IDLE_THREAD_EXIT_MS = 5_000;
 
 let pool: Piscina | undefined;
 
