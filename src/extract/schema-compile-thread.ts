@@ -32,9 +32,9 @@ function compilePool(): Piscina {
   return pool;
 }
 
-/** Runs the task on the thread; an aborted signal drops it from the queue or ends the thread running it. */
-export async function compileOnThread(task: SchemaCompileTask, signal?: AbortSignal): Promise<SchemaCompileReply> {
-  return (await compilePool().run(task, signal ? { signal } : {})) as SchemaCompileReply;
+/** Runs the task on the thread. Not abortable: requests that send the same schema share its compile (schema.ts). */
+export async function compileOnThread(task: SchemaCompileTask): Promise<SchemaCompileReply> {
+  return (await compilePool().run(task)) as SchemaCompileReply;
 }
 
 /** Schemas compiled on the thread so far (for tests that check the loop did not do it). */

@@ -111,7 +111,6 @@ export async function compileCallerSchemaOffThread(schema: unknown, field = 'sch
     pending = compileFreshOffThread(callerSchema, key, field).finally(() => compiling.delete(inFlight));
     compiling.set(inFlight, pending);
   }
-  signal?.throwIfAborted();
   return signal ? untilAborted(pending, signal) : pending;
 }
 
