@@ -30,6 +30,7 @@ import { startServiceLikeNpmStart } from './service-process.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import { pdfDocumentOptions } from '../src/ingest/pdf-options.js';
+import { restoreNativeBuiltins } from '../src/ingest/pdfjs-builtins.js';
 import type { GreyRaster } from '../src/document/raster.js';
 import { silentLogger } from '../src/logger.js';
 import { startServices } from '../src/services.js';
@@ -222,6 +223,8 @@ async function pdfjsTextAlone(bytes: Buffer): Promise<void> {
   // in-thread (pdf.js's "fake worker"), loaded once up front as pdf-worker.ts does
   const workerModulePath = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
   (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= await import(workerModulePath);
+  // as on the service's PDF thread, so that the ratio is what the service adds, not core-js's builtins
+  restoreNativeBuiltins();
   const task = pdfjs.getDocument({ ...pdfDocumentOptions('text'), data: new Uint8Array(bytes) });
   try {
     const doc = await task.promise;
