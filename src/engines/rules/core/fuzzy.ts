@@ -113,10 +113,8 @@ const similarityCache = new Map<string, Map<string, number>>();
  */
 export function wordSimilarity(a: string, b: string): number {
   if (a === b) return 1;
+  if (!similarLengths(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
-  if (Math.min(a.length, b.length) < 4) return 0;
-  // lengths this far apart cannot reach MIN_WORD_SIMILARITY
-  if (longest - Math.min(a.length, b.length) > (1 - MIN_WORD_SIMILARITY) * longest) return 0;
   let forA = similarityCache.get(a);
   const cached = forA?.get(b);
   if (cached !== undefined) return cached;
@@ -136,6 +134,13 @@ export function wordSimilarity(a: string, b: string): number {
   return similarity;
 }
 
+/** Short words (likely abbreviations) only equal; lengths further apart than this cannot reach MIN_WORD_SIMILARITY. */
+function similarLengths(a: string, b: string): boolean {
+  const shortest = Math.min(a.length, b.length);
+  const longest = Math.max(a.length, b.length);
+  return shortest >= 4 && longest - shortest <= (1 - MIN_WORD_SIMILARITY) * longest;
+}
+
 function isInflection(a: string, b: string): boolean {
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   return long.startsWith(short) && ['s', 'es', '.'].includes(long.slice(short.length));
@@ -151,12 +156,15 @@ const MIN_WORD_SIMILARITY = 0.75;
  * word and no misreading of another: "Rechnungssumme" is three letters from
  * "Rechnungsnummer", and another field.
  */
-function labelWordSimilarity(printed: string, label: string): number {
+function labelWordSimilarity(printed: string, label: string, compoundHead: boolean): number {
   // (the pattern only where it can match: it ran on every word of every line for every label)
   const numbered = printed.length >= 4 && isAsciiDigit(printed.charCodeAt(printed.length - 1)) ? /^(\p{L}{3,})\d$/u.exec(printed) : null;
   if (numbered && numbered[1] === label) return NUMBERED_LABEL_SIMILARITY;
-  if (COMPOUND_HEADS.has(label) && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
-  if (printed !== label && KNOWN_WORDS.has(printed) && !isInflection(printed, label)) return 0;
+  if (compoundHead && printed.length >= label.length + MIN_COMPOUND_PREFIX && printed.endsWith(label)) return COMPOUND_SIMILARITY;
+  // wordSimilarity's own rejections by length, before the set look-up: nearly every pair ends here, at 0 either way
+  if (printed === label) return 1;
+  if (!similarLengths(printed, label)) return 0;
+  if (KNOWN_WORDS.has(printed) && !isInflection(printed, label)) return 0;
   return wordSimilarity(printed, label);
 }
 
@@ -187,36 +195,96 @@ const KNOWN_WORDS: ReadonlySet<string> = new Set(
  */
 export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch[] {
   if (phrase.length === 0) return [];
+  const { joined: joinedPhrase, compoundHeads, sizes } = shapeOf(phrase);
   const matches: PhraseMatch[] = [];
   for (let first = 0; first + phrase.length <= tokens.length; first++) {
     let total = 0;
     let ok = true;
     for (let k = 0; k < phrase.length && ok; k++) {
-      const similarity = labelWordSimilarity(tokens[first + k]!.norm, phrase[k]!);
+      const similarity = labelWordSimilarity(tokens[first + k]!.norm, phrase[k]!, compoundHeads[k]!);
       if (similarity < MIN_WORD_SIMILARITY) ok = false;
       total += similarity;
     }
     if (ok) matches.push({ score: total / phrase.length, first, last: first + phrase.length });
   }
-  const joinedPhrase = phrase.join('');
-  if (joinedPhrase.length >= 5) {
+  if (sizes.length > 0) {
     const slack = (1 - MIN_WORD_SIMILARITY) * joinedPhrase.length;
-    // OCR breaks a long word in three as easily as in two ("Verk au fer")
-    const most = phrase.length + (joinedPhrase.length >= LONG_JOINED ? 2 : 1);
-    for (let size = Math.max(1, phrase.length - 1); size <= most; size++) {
-      if (size === phrase.length) continue;
+    for (const size of sizes) {
       for (let first = 0; first + size <= tokens.length; first++) {
         let length = 0;
         for (let k = first; k < first + size; k++) length += tokens[k]!.norm.length;
         if (Math.abs(length - joinedPhrase.length) > slack) continue;
-        let joined = '';
-        for (let k = first; k < first + size; k++) joined += tokens[k]!.norm;
+        const joined = joinedRun(tokens, first, size);
         const similarity = joined === joinedPhrase ? 1 : wordSimilarity(joined, joinedPhrase);
         if (similarity >= 0.85) matches.push({ score: similarity * 0.97, first, last: first + size });
       }
     }
   }
   return matches.sort((a, b) => b.score - a.score || a.first - b.first);
+}
+
+/**
+ * The words of tokens [first, first + size) run together, built once per
+ * token sequence: every label of every field tries the same runs of a line,
+ * and a string built anew each time was hashed anew by the similarity cache.
+ */
+function joinedRun(tokens: readonly Token[], first: number, size: number): string {
+  let bySize = joinedRuns.get(tokens);
+  if (!bySize) {
+    bySize = [];
+    joinedRuns.set(tokens, bySize);
+  }
+  const runs = (bySize[size] ??= []);
+  let joined = runs[first];
+  if (joined === undefined) {
+    joined = '';
+    for (let k = first; k < first + size; k++) joined += tokens[k]!.norm;
+    runs[first] = joined;
+    joinedRunStats.built++;
+  }
+  return joined;
+}
+
+/** Runs of a token sequence joined so far, by run length and first token (a sequence lives as long as its line). */
+const joinedRuns = new WeakMap<readonly Token[], string[][]>();
+
+/** Runs joined, for tests that check a line's runs are joined once, not once per label. */
+export const joinedRunStats = { built: 0 };
+
+/** What matching a phrase needs besides its words, worked out once per phrase rather than once per line searched. */
+interface PhraseShape {
+  /** The words run together ("subtotal"), to find the phrase printed with missing or extra spaces. */
+  joined: string;
+  /** Whether each word closes compounds ("rechnung"). */
+  compoundHeads: boolean[];
+  /** How many printed words may hold the joined phrase, other than the phrase's own count (none for a short phrase). */
+  sizes: number[];
+}
+
+/**
+ * Label phrases are the schema's (hints cached per schema, labels.ts) and the
+ * language tables', matched against every line: keyed by the phrase array,
+ * which callers never change (it is readonly).
+ */
+const phraseShapes = new WeakMap<readonly string[], PhraseShape>();
+
+/** Phrase shapes worked out, for tests that check they are worked out once per phrase. */
+export const phraseShapeStats = { computed: 0 };
+
+function shapeOf(phrase: readonly string[]): PhraseShape {
+  let shape = phraseShapes.get(phrase);
+  if (shape) return shape;
+  phraseShapeStats.computed++;
+  const joined = phrase.join('');
+  const sizes: number[] = [];
+  if (joined.length >= 5) {
+    // OCR breaks a long word in three as easily as in two ("Verk au fer")
+    const most = phrase.length + (joined.length >= LONG_JOINED ? 2 : 1);
+    for (let size = Math.max(1, phrase.length - 1); size <= most; size++) if (size !== phrase.length) sizes.push(size);
+  }
+  shape = { joined, compoundHeads: phrase.map((word) => COMPOUND_HEADS.has(word)), sizes };
+  phraseShapes.set(phrase, shape);
+  return shape;
 }
 
 /** A phrase this long may be found broken in one more piece. */
