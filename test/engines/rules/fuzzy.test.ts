@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { levenshtein, wordSimilarity } from '../../../src/engines/rules/core/fuzzy.js';
+import { levenshtein, matchPhraseAll, tokenize, tokenRunStats, wordSimilarity } from '../../../src/engines/rules/core/fuzzy.js';
 import { expectLinearGrowth } from '../../helpers/growth.js';
 
 /** The textbook edit distance, the full table: what the banded one must agree with. */
@@ -45,11 +45,43 @@ describe('fuzzy label matching: edit distance', () => {
     expect(wordSimilarity('abcdefgh', 'abcdexyz')).to.equal(0); // 3 of 8: 0.625, below
   });
 
+  it("word similarity is the edit distance's wherever it is 0.75 or more, and 0 elsewhere, also for words with digits and accents (the letter-kind bound rejects no near pair)", () => {
+    const next = random(11);
+    // letters that share a kind (a: 97, A-like 65, digit 1: 49 -> 1 and 17) and accented ones, so that the bound meets collisions
+    const alphabet = 'abcqr1257éü';
+    const word = () => Array.from({ length: 4 + Math.floor(next() * 9) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+    let near = 0;
+    for (let n = 0; n < 4000; n++) {
+      const a = word();
+      // half the pairs a few edits apart, so that similar pairs are common
+      const b = n % 2 === 0 ? word() : a.slice(0, Math.floor(next() * a.length)) + alphabet[Math.floor(next() * alphabet.length)] + a.slice(Math.floor(next() * a.length) + 1);
+      const longest = Math.max(a.length, b.length);
+      const similarity = a === b ? 1 : 1 - referenceDistance(a, b) / longest;
+      const contained = a !== b && (a.includes(b) || b.includes(a));
+      if (contained || Math.min(a.length, b.length) < 4) continue;
+      if (similarity >= 0.75) near++;
+      expect(wordSimilarity(a, b), `${a} ${b}`).to.be.closeTo(similarity >= 0.75 ? similarity : 0, 1e-9);
+    }
+    expect(near).to.be.greaterThan(200);
+  });
+
   it('a distance with a small limit costs time linear in the words\' length (was their product)', async () => {
     const word = (n: number, letter: string) => 'ab'.repeat(n / 2) + letter;
     // two long words, far apart: the band stops the search within a few rows
     await expectLinearGrowth((n) => {
       for (let i = 0; i < 20; i++) levenshtein(word(n, 'x'), word(n, 'y').split('').reverse().join(''), 3);
     }, 2_000);
+  });
+});
+
+describe('fuzzy label matching: phrases', () => {
+  it('prepares a token sequence once for every phrase matched on it, not once per phrase', () => {
+    const tokens = tokenize('Rechnungs nummer: 4471   Sub total 9.00   Total due 12.00');
+    const phrases = [['rechnungsnummer'], ['subtotal'], ['total', 'due'], ['invoice', 'number'], ['amount', 'due']];
+    const before = tokenRunStats.prepared;
+    const found = phrases.map((phrase) => matchPhraseAll(tokens, phrase)[0]);
+    expect(tokenRunStats.prepared - before).to.equal(1);
+    // across missing and extra spaces, as before
+    expect(found.map((match) => match && [match.first, match.last])).to.deep.equal([[0, 2], [3, 5], [7, 9], undefined, undefined]);
   });
 });
