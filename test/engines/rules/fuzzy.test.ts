@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { levenshtein, matchPhraseAll, tokenize, tokenRunStats, wordSimilarity } from '../../../src/engines/rules/core/fuzzy.js';
+import { levenshtein, matchPhraseAll, tokenize, tokenRunStats, wordSimilarity, type PhraseMatch, type Token } from '../../../src/engines/rules/core/fuzzy.js';
 import { expectLinearGrowth } from '../../helpers/growth.js';
 
 /** The textbook edit distance, the full table: what the banded one must agree with. */
@@ -74,7 +74,51 @@ describe('fuzzy label matching: edit distance', () => {
   });
 });
 
+/** Phrase matching as written before its shortcuts (phrase shapes, letter kinds, the line's letters): every word, every run. */
+function referenceMatches(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch[] {
+  const word = (printed: string, label: string): number => (/^(\p{L}{3,})\d$/u.exec(printed)?.[1] === label ? 0.95 : wordSimilarity(printed, label));
+  const matches: PhraseMatch[] = [];
+  for (let first = 0; first + phrase.length <= tokens.length; first++) {
+    const similarities = phrase.map((label, k) => word(tokens[first + k]!.norm, label));
+    if (similarities.every((similarity) => similarity >= 0.75)) matches.push({ score: similarities.reduce((a, b) => a + b, 0) / phrase.length, first, last: first + phrase.length });
+  }
+  const joinedPhrase = phrase.join('');
+  if (joinedPhrase.length >= 5) {
+    for (let size = Math.max(1, phrase.length - 1); size <= phrase.length + (joinedPhrase.length >= 8 ? 2 : 1); size++) {
+      if (size === phrase.length) continue;
+      for (let first = 0; first + size <= tokens.length; first++) {
+        const joined = tokens.slice(first, first + size).map((token) => token.norm).join('');
+        if (Math.abs(joined.length - joinedPhrase.length) > 0.25 * joinedPhrase.length) continue;
+        const similarity = wordSimilarity(joined, joinedPhrase);
+        if (similarity >= 0.85) matches.push({ score: similarity * 0.97, first, last: first + size });
+      }
+    }
+  }
+  return matches.sort((a, b) => b.score - a.score || a.first - b.first);
+}
+
 describe('fuzzy label matching: phrases', () => {
+  it('finds the same matches as matching every word and every run would, on random lines and near phrases', () => {
+    const next = random(5);
+    // few letters (no label word of the tables is made of them), so that near words and broken words are common
+    const letters = 'abcdor1';
+    const word = () => Array.from({ length: 1 + Math.floor(next() * 8) }, () => letters[Math.floor(next() * letters.length)]).join('');
+    let found = 0;
+    for (let n = 0; n < 1500; n++) {
+      const tokens = tokenize(Array.from({ length: 2 + Math.floor(next() * 8) }, word).join(' '));
+      const from = Math.floor(next() * tokens.length);
+      // a phrase from the line with a letter changed, or words of its own
+      const phrase = n % 3 === 2
+        ? [word(), word()]
+        : tokens.slice(from, from + 1 + Math.floor(next() * 3)).map((token) => (next() < 0.5 ? token.norm : token.norm.slice(1) + letters[Math.floor(next() * letters.length)]));
+      const expected = referenceMatches(tokens, phrase);
+      found += expected.length;
+      expect(matchPhraseAll(tokens, phrase), `${tokens.map((token) => token.norm).join(' ')} / ${phrase.join(' ')}`).to.deep.equal(expected);
+    }
+    expect(found).to.be.greaterThan(300);
+  });
+
+
   it('prepares a token sequence once for every phrase matched on it, not once per phrase', () => {
     const tokens = tokenize('Rechnungs nummer: 4471   Sub total 9.00   Total due 12.00');
     const phrases = [['rechnungsnummer'], ['subtotal'], ['total', 'due'], ['invoice', 'number'], ['amount', 'due']];

@@ -228,10 +228,13 @@ const KNOWN_WORDS: ReadonlySet<string> = new Set(
  */
 export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string[]): PhraseMatch[] {
   if (phrase.length === 0) return [];
-  const { joined: joinedPhrase, joinedKinds, compoundHeads, kinds, sizes } = shapeOf(phrase);
+  const { joined: joinedPhrase, joinedKinds, compoundHeads, kinds, sizes, wordMisses, joinedMisses } = shapeOf(phrase);
   const runs = runsOf(tokens);
   const matches: PhraseMatch[] = [];
-  for (let first = 0; first + phrase.length <= tokens.length; first++) {
+  // a word needs most of its kinds of letter somewhere on the line: most labels are ruled out here, for the whole line at once
+  let wordsPossible = true;
+  for (let k = 0; k < phrase.length && wordsPossible; k++) if (bitCount(kinds[k]! & ~runs.all) > wordMisses[k]!) wordsPossible = false;
+  for (let first = 0; wordsPossible && first + phrase.length <= tokens.length; first++) {
     let total = 0;
     let ok = true;
     for (let k = 0; k < phrase.length && ok; k++) {
@@ -241,7 +244,7 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
     }
     if (ok) matches.push({ score: total / phrase.length, first, last: first + phrase.length });
   }
-  if (sizes.length > 0) {
+  if (sizes.length > 0 && bitCount(joinedKinds & ~runs.all) <= joinedMisses) {
     const slack = (1 - MIN_WORD_SIMILARITY) * joinedPhrase.length;
     for (const size of sizes) {
       for (let first = 0; first + size <= tokens.length; first++) {
@@ -267,6 +270,8 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
 interface TokenRuns {
   /** letterKinds of each token. */
   kinds: Int32Array;
+  /** letterKinds of all of them. */
+  all: number;
   /** The words of tokens [first, first + size) run together, by size and first (as they are needed). */
   joined: string[][];
 }
@@ -281,7 +286,8 @@ function runsOf(tokens: readonly Token[]): TokenRuns {
   let runs = tokenRuns.get(tokens);
   if (!runs) {
     tokenRunStats.prepared++;
-    runs = { kinds: Int32Array.from(tokens, (token) => letterKinds(token.norm)), joined: [] };
+    const kinds = Int32Array.from(tokens, (token) => letterKinds(token.norm));
+    runs = { kinds, all: kinds.reduce((all, word) => all | word, 0), joined: [] };
     tokenRuns.set(tokens, runs);
   }
   return runs;
@@ -308,6 +314,13 @@ interface PhraseShape {
   compoundHeads: boolean[];
   /** letterKinds of each word. */
   kinds: number[];
+  /**
+   * For each word, the most of its kinds of letter a printed word may lack and
+   * still match it: the edit limit of the longest word similar in length
+   * (a numbered or compound word holds all of them). The same for the joined phrase.
+   */
+  wordMisses: number[];
+  joinedMisses: number;
   /** How many printed words may hold the joined phrase, other than the phrase's own count (none for a short phrase). */
   sizes: number[];
 }
@@ -333,7 +346,17 @@ function shapeOf(phrase: readonly string[]): PhraseShape {
     const most = phrase.length + (joined.length >= LONG_JOINED ? 2 : 1);
     for (let size = Math.max(1, phrase.length - 1); size <= most; size++) if (size !== phrase.length) sizes.push(size);
   }
-  shape = { joined, joinedKinds: letterKinds(joined), compoundHeads: phrase.map((word) => COMPOUND_HEADS.has(word)), kinds: phrase.map(letterKinds), sizes };
+  const editLimit = (longest: number): number => Math.floor((1 - MIN_WORD_SIMILARITY) * longest + 1e-9);
+  shape = {
+    joined,
+    joinedKinds: letterKinds(joined),
+    compoundHeads: phrase.map((word) => COMPOUND_HEADS.has(word)),
+    kinds: phrase.map(letterKinds),
+    sizes,
+    wordMisses: phrase.map((word) => editLimit(word.length / MIN_WORD_SIMILARITY)),
+    // runs within the slack of the joined phrase's length
+    joinedMisses: editLimit((2 - MIN_WORD_SIMILARITY) * joined.length),
+  };
   phraseShapes.set(phrase, shape);
   return shape;
 }
