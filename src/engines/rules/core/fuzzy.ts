@@ -238,6 +238,11 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
     let total = 0;
     let ok = true;
     for (let k = 0; k < phrase.length && ok; k++) {
+      // the same bound word by word, before the word's own checks
+      if (bitCount(kinds[k]! & ~runs.kinds[first + k]!) > wordMisses[k]!) {
+        ok = false;
+        break;
+      }
       const similarity = labelWordSimilarity(tokens[first + k]!.norm, phrase[k]!, compoundHeads[k]!, runs.kinds[first + k]!, kinds[k]!);
       if (similarity < MIN_WORD_SIMILARITY) ok = false;
       total += similarity;
