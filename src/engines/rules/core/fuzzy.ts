@@ -337,13 +337,9 @@ interface PhraseShape {
  */
 const phraseShapes = new WeakMap<readonly string[], PhraseShape>();
 
-/** Phrase shapes worked out, for tests that check they are worked out once per phrase. */
-export const phraseShapeStats = { computed: 0 };
-
 function shapeOf(phrase: readonly string[]): PhraseShape {
   let shape = phraseShapes.get(phrase);
   if (shape) return shape;
-  phraseShapeStats.computed++;
   const joined = phrase.join('');
   const sizes: number[] = [];
   if (joined.length >= 5) {
