@@ -35,6 +35,8 @@ interface Frame {
   container: unknown[] | Record<string, unknown>;
   isArray: boolean;
   key: string;
+  /** Keys read so far: V8 words a missing colon after the first one differently. */
+  keys: number;
 }
 
 /** A string literal being read, kept across slices. */
@@ -46,6 +48,9 @@ interface OpenString {
 }
 
 const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+
+/** Whole texts V8 names in its error rather than a token of them. */
+const SPECIAL_TEXTS = new Set(['undefined', 'NaN', 'Infinity', '[object Object]']);
 
 function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -135,7 +140,7 @@ export class PacedJsonParser {
           }
           break;
         case 'colon':
-          if (code !== COLON) throw this.error("Expected ':' after property name", at);
+          if (code !== COLON) throw this.stack[this.stack.length - 1]!.keys === 1 ? this.error("Expected ':' after property name", at) : this.unexpectedToken(code, at);
           this.position = at + 1;
           this.expect = 'value';
           break;
@@ -169,7 +174,7 @@ export class PacedJsonParser {
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       this.tokens++;
       const isArray = code === OPEN_BRACKET;
-      this.stack.push({ container: isArray ? [] : {}, isArray, key: '' });
+      this.stack.push({ container: isArray ? [] : {}, isArray, key: '', keys: 0 });
       this.position = at + 1;
       this.expect = isArray ? 'first-item' : 'first-key';
       return true;
@@ -181,8 +186,7 @@ export class PacedJsonParser {
     for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
       if (code !== word.charCodeAt(0)) continue;
       for (let i = 1; i < word.length; i++) {
-        if (at + i >= this.text.length) throw this.endError();
-        if (this.text.charCodeAt(at + i) !== word.charCodeAt(i)) throw this.unexpected(at + i);
+        if (this.text.charCodeAt(at + i) !== word.charCodeAt(i)) throw this.unexpectedToken(this.text.charCodeAt(at + i), at + i);
       }
       this.position = at + word.length;
       this.done(value);
@@ -268,7 +272,9 @@ export class PacedJsonParser {
     this.position = at + 1;
     if (open.isKey) {
       this.tokens++;
-      this.stack[this.stack.length - 1]!.key = value;
+      const frame = this.stack[this.stack.length - 1]!;
+      frame.key = value;
+      frame.keys++;
       this.expect = 'colon';
     } else {
       this.done(value);
@@ -302,7 +308,16 @@ export class PacedJsonParser {
 
   /** V8 shows an excerpt of the text here; the position says more about a body of megabytes. */
   private unexpected(at: number): SyntaxError {
+    if (SPECIAL_TEXTS.has(this.text)) return new SyntaxError(`"${this.text}" is not valid JSON`);
     return new SyntaxError(`Unexpected token '${this.text[at]}' in JSON at position ${at}`);
+  }
+
+  /** V8's words for a token where none of its kind may be. */
+  private unexpectedToken(code: number, at: number): SyntaxError {
+    if (at >= this.text.length) return this.endError();
+    if (code === MINUS || isDigit(code)) return this.error('Unexpected number', at);
+    if (code === QUOTE) return this.error('Unexpected string', at);
+    return this.unexpected(at);
   }
 
   private endError(): SyntaxError {
