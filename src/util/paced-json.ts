@@ -43,11 +43,16 @@ interface Frame {
 interface OpenString {
   /** Where its text starts (after the opening quote), or where the last escape ended. */
   segment: number;
+  /** The text so far: pieces joined every PIECES_PER_PART (a string of millions of escapes made 40 million pieces). */
   parts: string[];
+  pieces: string[];
   isKey: boolean;
 }
 
 const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+
+/** Pieces of an escaped string joined into one part at a time. */
+const PIECES_PER_PART = 4096;
 
 /** Whole texts V8 names in its error rather than a token of them. */
 const SPECIAL_TEXTS = new Set(['undefined', 'NaN', 'Infinity', '[object Object]']);
@@ -130,7 +135,7 @@ export class PacedJsonParser {
         case 'key':
           if (code === QUOTE) {
             this.position = at + 1;
-            this.open = { segment: at + 1, parts: [], isKey: true };
+            this.open = { segment: at + 1, parts: [], pieces: [], isKey: true };
             if (!this.readString()) return false;
           } else if (this.expect === 'first-key' && code === CLOSE_BRACE) {
             this.position = at + 1;
@@ -168,7 +173,7 @@ export class PacedJsonParser {
     if (at >= this.text.length) throw this.endError();
     if (code === QUOTE) {
       this.position = at + 1;
-      this.open = { segment: at + 1, parts: [], isKey: false };
+      this.open = { segment: at + 1, parts: [], pieces: [], isKey: false };
       return this.readString();
     }
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
@@ -243,7 +248,8 @@ export class PacedJsonParser {
       if (code === QUOTE) break;
       if (code === BACKSLASH) {
         if (at + 1 >= length) throw this.endError();
-        open.parts.push(text.slice(open.segment, at));
+        if (at > open.segment) open.pieces.push(text.slice(open.segment, at));
+        if (open.pieces.length >= PIECES_PER_PART) open.parts.push(open.pieces.splice(0).join(''));
         const escape = text.charCodeAt(at + 1);
         if (escape === 0x75) {
           let unit = 0;
@@ -252,12 +258,12 @@ export class PacedJsonParser {
             if (digit < 0) throw this.error('Bad Unicode escape', at + i);
             unit = unit * 16 + digit;
           }
-          open.parts.push(String.fromCharCode(unit));
+          open.pieces.push(String.fromCharCode(unit));
           at += 6;
         } else {
           const decoded = ESCAPES[escape];
           if (decoded === undefined) throw this.error('Bad escaped character', at + 1);
-          open.parts.push(decoded);
+          open.pieces.push(decoded);
           at += 2;
         }
         open.segment = at;
@@ -267,7 +273,7 @@ export class PacedJsonParser {
       at++;
     }
     const last = text.slice(open.segment, at);
-    const value = open.parts.length === 0 ? last : open.parts.join('') + last;
+    const value = open.pieces.length === 0 && open.parts.length === 0 ? last : open.parts.join('') + open.pieces.join('') + last;
     this.open = undefined;
     this.position = at + 1;
     if (open.isKey) {
