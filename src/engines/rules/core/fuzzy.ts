@@ -122,7 +122,7 @@ function similarityOfKinds(a: string, b: string, kindsA: number, kindsB: number)
   if (a === b) return 1;
   if (!similarLengths(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
-  const limit = Math.floor((1 - MIN_WORD_SIMILARITY) * longest + 1e-9);
+  const limit = editLimit(longest);
   // most pairs are far apart, and this proves it without the cache or the edit distance
   if (distanceAtLeast(kindsA, kindsB) > limit) return 0;
   let forA = similarityCache.get(a);
@@ -165,6 +165,11 @@ function bitCount(bits: number): number {
   let x = bits - ((bits >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The most edits two words may differ by, the longer `longest` characters, and still reach MIN_WORD_SIMILARITY. */
+function editLimit(longest: number): number {
+  return Math.floor((1 - MIN_WORD_SIMILARITY) * longest + 1e-9);
 }
 
 /** Short words (likely abbreviations) only equal; lengths further apart than this cannot reach MIN_WORD_SIMILARITY. */
@@ -261,7 +266,7 @@ export function matchPhraseAll(tokens: readonly Token[], phrase: readonly string
         }
         if (Math.abs(length - joinedPhrase.length) > slack) continue;
         // (similarityOfKinds's own bound, before the run is joined: nearly every run ends here)
-        if (distanceAtLeast(runKinds, joinedKinds) > Math.floor((1 - MIN_WORD_SIMILARITY) * Math.max(length, joinedPhrase.length) + 1e-9)) continue;
+        if (distanceAtLeast(runKinds, joinedKinds) > editLimit(Math.max(length, joinedPhrase.length))) continue;
         const joined = joinedRun(runs, tokens, first, size);
         const similarity = joined === joinedPhrase ? 1 : similarityOfKinds(joined, joinedPhrase, runKinds, joinedKinds);
         if (similarity >= 0.85) matches.push({ score: similarity * 0.97, first, last: first + size });
@@ -347,7 +352,6 @@ function shapeOf(phrase: readonly string[]): PhraseShape {
     const most = phrase.length + (joined.length >= LONG_JOINED ? 2 : 1);
     for (let size = Math.max(1, phrase.length - 1); size <= most; size++) if (size !== phrase.length) sizes.push(size);
   }
-  const editLimit = (longest: number): number => Math.floor((1 - MIN_WORD_SIMILARITY) * longest + 1e-9);
   shape = {
     joined,
     joinedKinds: letterKinds(joined),
