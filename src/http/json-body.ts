@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import { AppError, badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
-import { pacedJsonParse } from '../util/paced-json.js';
+import { BACKSLASH, COLON, isJsonWhitespace, pacedJsonParse, QUOTE } from '../util/paced-json.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
 /** Shorter strings cost JSON.parse less than the bookkeeping of leaving them out. */
@@ -31,14 +31,7 @@ export const PACED_PARSE_CHARS = 256 * 1024;
 /** Values visited between two turns while the long strings are put back. */
 const NODES_PER_TURN = 4096;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-function isJsonWhitespace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-}
 
 /** Whether the quote at `at` is escaped: an odd run of backslashes right before it (after the literal's opening quote). */
 function isEscaped(body: Buffer, at: number, open: number): boolean {

@@ -14,10 +14,11 @@ export const TOKENS_PER_SLICE = 16 * 1024;
 /** Most characters read in one slice (a long string, a long number, whitespace). */
 export const CHARS_PER_SLICE = 1024 * 1024;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+/** JSON's own characters, the same in UTF-8 bytes and UTF-16 code units (http/json-body.ts scans bytes with them). */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
-const COLON = 0x3a;
+export const COLON = 0x3a;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
@@ -57,7 +58,8 @@ const PIECES_PER_PART = 4096;
 /** Whole texts V8 names in its error rather than a token of them. */
 const SPECIAL_TEXTS = new Set(['undefined', 'NaN', 'Infinity', '[object Object]']);
 
-function isWhitespace(code: number): boolean {
+/** JSON's four whitespace characters; undefined (past the end of a buffer) is none. */
+export function isJsonWhitespace(code: number | undefined): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
@@ -112,7 +114,7 @@ export class PacedJsonParser {
     while (this.tokens < tokenLimit) {
       const stop = Math.min(length, this.charLimit);
       let at = this.position;
-      while (at < stop && isWhitespace(text.charCodeAt(at))) at++;
+      while (at < stop && isJsonWhitespace(text.charCodeAt(at))) at++;
       this.position = at;
       if (at >= stop && at < length) return false;
       if (this.expect === 'end') {
