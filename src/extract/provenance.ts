@@ -6,7 +6,7 @@
  * here, and what finally has no value left has no provenance either.
  */
 import type { WordRef } from '../document/document.js';
-import { childPointer, splitPointer, valueAtPointer } from '../util/json-pointer.js';
+import { childPointer, isArrayIndex, splitPointer, valueAtPointer } from '../util/json-pointer.js';
 import { runSync, type PacedWork } from '../util/paced.js';
 
 /** Where one value was read. */
@@ -194,7 +194,7 @@ function remappedPointer(pointer: string, root: unknown, newIndexesOf: (list: un
   let node = root;
   let moved = '';
   for (const token of tokens) {
-    if (Array.isArray(node) && /^(?:0|[1-9]\d*)$/.test(token)) {
+    if (Array.isArray(node) && isArrayIndex(token)) {
       const index = newIndexesOf(node)[Number(token)] ?? Number(token);
       if (index < 0) return undefined;
       moved = childPointer(moved, index);
