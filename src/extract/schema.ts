@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../errors.js';
-import { jsonText, Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
+import { jsonLength, Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 import { untilAborted } from '../util/until-aborted.js';
 import type { Dialect } from './ajv-dialects.js';
 import { SchemaPatterns } from './linear-regexp.js';
@@ -51,10 +51,12 @@ function* arrival(schema: unknown, field: string): PacedWork<Arrival> {
   }
   const callerSchema = schema as JsonSchema;
   yield* schemaSizeWork(callerSchema, field);
-  const serialized = yield* jsonText(callerSchema);
-  if (serialized.length > MAX_SCHEMA_BYTES) {
-    throw badRequest(`${field} is too large (${serialized.length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
+  // counted in turns first: the text of a schema as large as the body lets it be is made only once it is known to be small
+  const length = yield* jsonLength(callerSchema);
+  if (length > MAX_SCHEMA_BYTES) {
+    throw badRequest(`${field} is too large (${length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
   }
+  const serialized = JSON.stringify(callerSchema);
   return { schema: callerSchema, key: createHash('sha256').update(serialized).digest('hex') };
 }
 
