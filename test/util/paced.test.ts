@@ -4,7 +4,7 @@ import { finalize, finalizePaced } from '../../src/extract/finalize.js';
 import type { Provenance } from '../../src/extract/provenance.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { packDocument, packingDocument, unpackingPage, unpackPage } from '../../src/ingest/document-pack.js';
-import { jsonLength, jsonText, Pacer, runPaced, runSync, UNITS_PER_TURN } from '../../src/util/paced.js';
+import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, UNITS_PER_TURN } from '../../src/util/paced.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 /**
@@ -105,5 +105,23 @@ describe('paced work on the event loop (util/paced.ts)', function () {
       expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
       expect(runSync(jsonLength(value))).to.equal(JSON.stringify(value).length);
     }
+  });
+
+  it('copies bytes into a buffer of their own a slice per unit, in as many units as the bytes need (n vs 4n)', () => {
+    const copyOf = (length: number) => {
+      const source = new Uint8Array(length + 10).map((_, i) => i % 251).subarray(10);
+      const work = copyingBytes(source, 1000);
+      let units = 0;
+      let step = work.next();
+      for (; !step.done; step = work.next()) units++;
+      const copy = step.value;
+      expect(copy).to.deep.equal(source);
+      expect(copy.byteOffset).to.equal(0);
+      expect(copy.buffer.byteLength).to.equal(length); // nothing else in it: a thread may take it whole
+      return units;
+    };
+    expect(copyOf(2500)).to.equal(3);
+    expect(copyOf(10_000)).to.equal(10);
+    expect(copyOf(40_000)).to.equal(40);
   });
 });
