@@ -4,6 +4,7 @@
  * naming the offending `$ref` is better than a compile error.
  */
 import { badRequest } from '../errors.js';
+import { runSync, type PacedWork } from '../util/paced.js';
 import { compileLinear, UnsupportedPatternError } from './linear-regexp.js';
 import type { JsonSchema } from './json-schema.js';
 import { childSchemas, formatSchemaPath, isSchemaObject } from './schema-walk.js';
@@ -27,20 +28,32 @@ const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];
 /** Only used to resolve relative `$id`s; nothing is ever fetched from it. */
 const PLACEHOLDER_BASE = 'https://docshape.invalid/schema.json';
 
+/** The size checks below, at once (the CLI, tests). */
 export function checkSchemaSize(schema: JsonSchema, field: string): void {
-  checkJsonDepth(schema, field);
+  runSync(schemaSizeWork(schema, field));
+}
+
+/**
+ * Refuses a schema nested or wide beyond the limits, as paced work (a unit
+ * per value visited): the schema is as large as the body lets it be (an
+ * `enum` of a million values walked in one piece held the loop 0.3 s), and
+ * the service gives the loop back between turns.
+ */
+export function* schemaSizeWork(schema: JsonSchema, field: string): PacedWork<void> {
+  yield* checkJsonDepth(schema, field);
   let properties = 0;
-  const visit = (node: JsonSchema, depth: number): void => {
+  function* visit(node: JsonSchema, depth: number): PacedWork<void> {
+    yield;
     if (depth > MAX_SCHEMA_DEPTH) {
       throw badRequest(`${field} is nested too deeply (more than ${MAX_SCHEMA_DEPTH} levels)`);
     }
     if (isSchemaObject(node['properties'])) properties += Object.keys(node['properties']).length;
     if (properties > MAX_SCHEMA_PROPERTIES) throw tooManyProperties(field);
     for (const child of childSchemas(node)) {
-      if (isSchemaObject(child.schema)) visit(child.schema, depth + 1);
+      if (isSchemaObject(child.schema)) yield* visit(child.schema, depth + 1);
     }
-  };
-  visit(schema, 1);
+  }
+  yield* visit(schema, 1);
 }
 
 function tooManyProperties(field: string): Error {
@@ -52,9 +65,10 @@ function tooManyProperties(field: string): Error {
  * names than a whole schema may have: walking all of a 100,000-property schema
  * before the count took the event loop 0.1-0.9 s (the corpus, seed 1 case 25).
  */
-function checkJsonDepth(value: unknown, field: string): void {
+function* checkJsonDepth(value: unknown, field: string): PacedWork<void> {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
   while (stack.length > 0) {
+    yield;
     const { value: current, depth } = stack.pop()!;
     if (typeof current !== 'object' || current === null) continue;
     if (depth > MAX_JSON_DEPTH) throw badRequest(`${field} is nested too deeply (more than ${MAX_JSON_DEPTH} levels of JSON)`);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../errors.js';
-import { Pacer, runPaced, runSync } from '../util/paced.js';
+import { jsonLength, Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 import { untilAborted } from '../util/until-aborted.js';
 import type { Dialect } from './ajv-dialects.js';
 import { SchemaPatterns } from './linear-regexp.js';
 import { compileOnThread } from './schema-compile-thread.js';
-import { checkSchemaSize, MAX_SCHEMA_BYTES } from './schema-guards.js';
+import { MAX_SCHEMA_BYTES, schemaSizeWork } from './schema-guards.js';
 import { checkedSchemaSources, type SchemaSources } from './schema-sources.js';
 import { validatorFromSource } from './validator-source.js';
 import type { JsonSchema } from './json-schema.js';
@@ -37,21 +37,26 @@ interface Arrival {
   key: string;
 }
 
+/** Values of a schema checked between two turns of the loop when it arrives: about a millisecond's work. */
+const ARRIVAL_UNITS_PER_TURN = 2048;
+
 /**
  * The checks every schema passes where it arrives, bounded by the body's
- * size: an object, not nested or wide beyond the limits, at most
- * MAX_SCHEMA_BYTES as JSON. The key names it in the cache.
+ * size and paced (a unit per value): an object, not nested or wide beyond the
+ * limits, at most MAX_SCHEMA_BYTES as JSON. The key names it in the cache.
  */
-function arrival(schema: unknown, field: string): Arrival {
+function* arrival(schema: unknown, field: string): PacedWork<Arrival> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw badRequest(`${field} must be a JSON Schema object`);
   }
   const callerSchema = schema as JsonSchema;
-  checkSchemaSize(callerSchema, field);
-  const serialized = JSON.stringify(callerSchema);
-  if (serialized.length > MAX_SCHEMA_BYTES) {
-    throw badRequest(`${field} is too large (${serialized.length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
+  yield* schemaSizeWork(callerSchema, field);
+  // counted in turns first: the text of a schema as large as the body lets it be is made only once it is known to be small
+  const length = yield* jsonLength(callerSchema);
+  if (length > MAX_SCHEMA_BYTES) {
+    throw badRequest(`${field} is too large (${length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
   }
+  const serialized = JSON.stringify(callerSchema);
   return { schema: callerSchema, key: createHash('sha256').update(serialized).digest('hex') };
 }
 
@@ -86,7 +91,7 @@ function instantiated(schema: JsonSchema, sources: SchemaSources): { compiled: C
  * (compileCallerSchemaOffThread).
  */
 export function compileCallerSchema(schema: unknown, field = 'schema'): CompiledSchema {
-  const { schema: callerSchema, key } = arrival(schema, field);
+  const { schema: callerSchema, key } = runSync(arrival(schema, field));
   const cached = cachedSchema(key);
   if (cached) return cached;
   const sources = checkedSchemaSources(callerSchema, field);
@@ -101,7 +106,7 @@ export function compileCallerSchema(schema: unknown, field = 'schema'): Compiled
  * makes the functions from their source and compiles the patterns, in turns.
  */
 export async function compileCallerSchemaOffThread(schema: unknown, field = 'schema', signal?: AbortSignal): Promise<CompiledSchema> {
-  const { schema: callerSchema, key } = arrival(schema, field);
+  const { schema: callerSchema, key } = await runPaced(arrival(schema, field), new Pacer(signal, ARRIVAL_UNITS_PER_TURN));
   const cached = cachedSchema(key);
   if (cached) return cached;
   // a refusal names the field, so only requests that name it alike share a compile

@@ -11,13 +11,14 @@
  * (a long schema description) is made into a string here. A literal holding a
  * backslash stays in JSON.parse: its text is not simply its bytes. A rest of
  * PACED_PARSE_CHARS or more (millions of small values: no legit request's) is
- * parsed in slices between turns of the loop (util/paced-json.ts).
+ * parsed in slices between turns of the loop (util/paced-json.ts), and an
+ * object of more than MAX_OBJECT_KEYS keys in it is a 400.
  */
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import { AppError, badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
-import { BACKSLASH, COLON, isJsonWhitespace, pacedJsonParse, QUOTE } from '../util/paced-json.js';
+import { BACKSLASH, COLON, isJsonWhitespace, JsonWidthError, pacedJsonParse, QUOTE } from '../util/paced-json.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
 /** Shorter strings cost JSON.parse less than the bookkeeping of leaving them out. */
@@ -28,6 +29,15 @@ export const LONG_STRING_BYTES = 64 * 1024;
  * while 2.7 MB of them (100,000 schema properties) held the loop 150-250 ms.
  */
 export const PACED_PARSE_CHARS = 256 * 1024;
+/**
+ * Most keys an object of a paced body may have. No part of a request comes
+ * near (a schema has at most 500 properties in 512 KB, metadata 16 KB), and
+ * whatever lists an object's keys does so in one piece: 100,000 keys held the
+ * loop 45-165 ms in the schema checks. A text below PACED_PARSE_CHARS cannot
+ * hold this many (a key and its value take at least 6 characters: 300,000), so
+ * JSON.parse's bodies need no check.
+ */
+export const MAX_OBJECT_KEYS = 50_000;
 /** Values visited between two turns while the long strings are put back. */
 const NODES_PER_TURN = 4096;
 
@@ -74,14 +84,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON.parse's SyntaxError as the 400 express.json's error gave (error-handler.ts). */
-function notJson(error: unknown): Error {
-  return badRequest(`request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+/** JSON.parse's SyntaxError as the 400 express.json's error gave (error-handler.ts); an object too wide as a 400 of its own. */
+function notJson(error: unknown, message = error instanceof Error ? error.message : String(error)): Error {
+  if (error instanceof JsonWidthError) return badRequest(`request body: ${message}; no part of a request has that many`);
+  return badRequest(`request body is not valid JSON: ${message}`);
 }
 
 /** JSON.parse(text), or the same in slices for a long text: a unit of work per slice. */
 function* parseText(text: string): PacedWork<unknown> {
-  return text.length >= PACED_PARSE_CHARS ? yield* pacedJsonParse(text) : JSON.parse(text);
+  return text.length >= PACED_PARSE_CHARS ? yield* pacedJsonParse(text, MAX_OBJECT_KEYS) : JSON.parse(text);
 }
 
 /**
@@ -123,7 +134,7 @@ export function* jsonBodyValue(body: Buffer, minBytes = LONG_STRING_BYTES): Pace
   try {
     value = yield* parseText(parts.join(''));
   } catch (error) {
-    throw notJson(new SyntaxError(inBodyTerms(error, long, token, start)));
+    throw notJson(error, inBodyTerms(error, long, token, start));
   }
   const strings = long.map(({ open, close }) => new JsonStringBytes(body.subarray(open + 1, close), open + 1));
   return yield* resolvePlaceholders(value, strings, token);

@@ -101,7 +101,7 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML that is malformed, declares a DTD or is no e-invoice.',
+      'The request is wrong, and the message names the field: body not JSON, an object in the body of more than 50,000 keys, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML that is malformed, declares a DTD or is no e-invoice.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
     '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),

@@ -28,6 +28,15 @@ async function untilEnded(api: string, id: string): Promise<any> {
   throw new Error(`job ${id} did not end`);
 }
 
+/**
+ * Until the model got its first call: a worker process starts, takes the job
+ * and reads its PDF first, which on a busy machine took longer than the 10 s
+ * these tests once allowed; mocha's timeout is the only bound.
+ */
+async function untilCalled(model: ModelServer): Promise<void> {
+  while (model.calls.length === 0) await sleep(25);
+}
+
 /** Lines of a process's JSON log with this msg. */
 function logLines(service: ServiceProcess, msg: string): any[] {
   return service.stdout().split('\n').filter((line) => line.includes(`"msg":"${msg}"`)).map((line) => JSON.parse(line));
@@ -88,7 +97,7 @@ describe('jobs across processes on a real Redis', function () {
       const submitted = await postJson(`${api.url}/v1/jobs`, { schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] });
       expect(submitted.status).to.equal(202);
       const id = submitted.body.id as string;
-      for (let i = 0; i < 400 && model.calls.length === 0; i++) await sleep(25);
+      await untilCalled(model);
       expect(model.calls).to.have.length(1);
       expect((await getJson(`${api.url}/v1/jobs/${id}`)).body).to.include({ status: 'running', attempts: 1 });
 
@@ -115,7 +124,7 @@ describe('jobs across processes on a real Redis', function () {
       const first = await start('worker', llm);
       const submitted = await postJson(`${api.url}/v1/jobs`, { schema, contents: [content(await makeInvoicePdf(), 'application/pdf')] });
       const id = submitted.body.id as string;
-      for (let i = 0; i < 400 && model.calls.length === 0; i++) await sleep(25);
+      await untilCalled(model);
       expect(await first.stop('SIGTERM')).to.equal(0);
       expect((await getJson(`${api.url}/v1/jobs/${id}`)).body).to.include({ status: 'queued', attempts: 1 });
       await start('worker', llm);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PacedJsonParser, pacedJsonParse } from '../../src/util/paced-json.js';
+import { JsonWidthError, PacedJsonParser, pacedJsonParse } from '../../src/util/paced-json.js';
 import { runSync } from '../../src/util/paced.js';
 
 function seeded(seed: number): () => number {
@@ -183,5 +183,23 @@ describe('paced JSON parse: JSON.parse in slices', () => {
     expect(mostChars).to.be.at.most(10_000 + 6);
     expect(steps).to.be.above(text.length / 10_006);
     expect(parser.value).to.deep.equal(JSON.parse(text));
+  });
+
+  it('takes an object of maxKeys keys and refuses one more, at that key, wherever the object is', () => {
+    const object = (keys: number) => `{${Array.from({ length: keys }, (_, i) => `"k${i}":[${i}]`).join(',')}}`;
+    const atLimit = `{"a":[1,${object(1000)}],"b":${object(1000)}}`;
+    expect(difference(runSync(pacedJsonParse(atLimit, 1000, 64)), JSON.parse(atLimit))).to.equal('');
+    for (const text of [`{"a":[1,${object(1001)}]}`, `[${object(1001)}]`, object(1001)]) {
+      let refused: unknown;
+      try {
+        runSync(pacedJsonParse(text, 1000, 64));
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused, text.slice(0, 40)).to.be.instanceOf(JsonWidthError);
+      const at = text.indexOf('"k1000"');
+      expect((refused as JsonWidthError).position).to.equal(at);
+      expect((refused as Error).message).to.equal(`an object has more than 1000 keys (at position ${at})`);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { finalize, finalizePaced } from '../../src/extract/finalize.js';
 import type { Provenance } from '../../src/extract/provenance.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { packDocument, packingDocument, unpackingPage, unpackPage } from '../../src/ingest/document-pack.js';
-import { jsonText, Pacer, runPaced, runSync, UNITS_PER_TURN } from '../../src/util/paced.js';
+import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, UNITS_PER_TURN } from '../../src/util/paced.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 /**
@@ -91,7 +91,7 @@ describe('paced work on the event loop (util/paced.ts)', function () {
     expect(await runPaced(packingDocument(document), new Pacer())).to.deep.equal(packDocument(document));
   });
 
-  it('writes the JSON text JSON.stringify writes', () => {
+  it('writes the JSON text JSON.stringify writes, and counts its length without writing it', () => {
     const values: unknown[] = [
       null,
       -0,
@@ -99,7 +99,29 @@ describe('paced work on the event loop (util/paced.ts)', function () {
       [undefined, () => 1, Number.NaN, Infinity, new Date(0), [], {}],
       { b: undefined, a: { x: undefined, 'y/~': [1, { z: null }] }, 2: true, 1: 'first' },
       { data: { total: 76.2 }, evidence: { '/total': { bbox: [0.1, 0.2, 0.3, 0.4], confidence: 0.93 } } },
+      { first: undefined, second: { toJSON: () => undefined }, third: [{ a: () => 1 }], 'é\u0000': 'ü' },
     ];
-    for (const value of values) expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
+    for (const value of values) {
+      expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
+      expect(runSync(jsonLength(value))).to.equal(JSON.stringify(value).length);
+    }
+  });
+
+  it('copies bytes into a buffer of their own a slice per unit, in as many units as the bytes need (n vs 4n)', () => {
+    const copyOf = (length: number) => {
+      const source = new Uint8Array(length + 10).map((_, i) => i % 251).subarray(10);
+      const work = copyingBytes(source, 1000);
+      let units = 0;
+      let step = work.next();
+      for (; !step.done; step = work.next()) units++;
+      const copy = step.value;
+      expect(copy).to.deep.equal(source);
+      expect(copy.byteOffset).to.equal(0);
+      expect(copy.buffer.byteLength).to.equal(length); // nothing else in it: a thread may take it whole
+      return units;
+    };
+    expect(copyOf(2500)).to.equal(3);
+    expect(copyOf(10_000)).to.equal(10);
+    expect(copyOf(40_000)).to.equal(40);
   });
 });

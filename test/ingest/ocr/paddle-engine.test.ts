@@ -15,6 +15,7 @@ import { modelFilesIn, type ModelRole } from '../../../src/ingest/ocr/paddle/mod
 import { readPage, type PaddleModels, type RunModel } from '../../../src/ingest/ocr/paddle/read-page.js';
 import { loadModels } from '../../../src/ingest/ocr/paddle/sessions.js';
 import type { GreyRaster } from '../../../src/document/raster.js';
+import { COPY_BYTES_PER_UNIT } from '../../../src/util/paced.js';
 import { drawTextLines, makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 import { renderTextImage } from '../../fixtures/pdfs.js';
 import { cpuMsOf, processCpuMs } from '../../helpers/cpu-time.js';
@@ -209,6 +210,22 @@ describe('paddle OCR engine', function () {
     } finally {
       await fragile.close();
     }
+  });
+
+  it('reads a raster larger than a copy slice, copied to its thread in turns, and frees the thread of one aborted while copied', async () => {
+    // the receipt at the top left of a page of more than COPY_BYTES_PER_UNIT pixels
+    const width = 2400;
+    const height = Math.ceil((COPY_BYTES_PER_UNIT * 1.5) / width);
+    const data = new Uint8Array(width * height).fill(255);
+    for (let y = 0; y < receipt.height; y++) data.set(receipt.data.subarray(y * receipt.width, (y + 1) * receipt.width), y * width);
+    const large: GreyRaster = { width, height, data, dpi: 300 };
+    const controller = new AbortController();
+    const aborted = engine.recognize(large, controller.signal);
+    controller.abort(); // the copy has done one slice of two
+    expect((await rejectionOf(aborted)).name).to.equal('AbortError');
+    expect(texts(await engine.recognize(large))).to.include('TOTAL');
+    expect(large.data.length, 'the caller\'s pixels, still its own').to.equal(width * height);
+    expect(engine.status()).to.include({ busy: 0, queued: 0 });
   });
 
   it('rejects pages after close() and is no longer ready', async () => {

@@ -6,6 +6,7 @@ import { checkModelFiles, ModelFileError, type PaddleModelFiles } from './model-
 import type { FromWorker, ToWorker } from './protocol.js';
 import type { PaddleReading } from './read-page.js';
 import type { PaddleWorkerData } from './worker.js';
+import { COPY_BYTES_PER_UNIT, copyingBytes, Pacer, runPaced } from '../../../util/paced.js';
 
 export interface PaddleEngineOptions {
   files: PaddleModelFiles;
@@ -154,11 +155,29 @@ export class PaddleEngine implements OcrEngine {
       const job = this.queue.take() as PageJob;
       slot.state = 'busy';
       slot.current = job;
-      // A private copy is moved to the thread: the caller's buffer may be a view into a larger one.
-      const data = new Uint8Array(job.raster.data);
-      const message: ToWorker = { type: 'read', id: job.id, raster: { ...job.raster, data }, allowTurn: this.options.allowTurn };
-      slot.thread.postMessage(message, [data.buffer]);
+      // A private copy is moved to the thread: the caller's buffer may be a view into a larger one, or one
+      // postMessage copies anyway (sharp's). A large raster is copied in turns of the loop.
+      const pixels = job.raster.data;
+      if (pixels.length <= COPY_BYTES_PER_UNIT) this.send(slot, slot.thread, job, new Uint8Array(pixels));
+      else this.sendCopied(slot, slot.thread, job);
     }
+  }
+
+  private send(slot: Slot, thread: Worker, job: PageJob, data: Uint8Array<ArrayBuffer>): void {
+    const message: ToWorker = { type: 'read', id: job.id, raster: { ...job.raster, data }, allowTurn: this.options.allowTurn };
+    thread.postMessage(message, [data.buffer]);
+  }
+
+  /** The page goes to the thread once copied, if still the slot's; one aborted meanwhile leaves the slot free. */
+  private sendCopied(slot: Slot, thread: Worker, job: PageJob): void {
+    void runPaced(copyingBytes(job.raster.data), new Pacer(undefined, 1)).then((data) => {
+      if (slot.thread !== thread) return; // the thread died meanwhile: its slot was settled and is starting again
+      if (slot.current === job) return this.send(slot, thread, job, data);
+      if (slot.state === 'busy' && !slot.current) {
+        slot.state = 'idle';
+        this.dispatch();
+      }
+    });
   }
 
   private onMessage(slot: Slot, message: FromWorker): void {
