@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { closeGentlyAfterAnswer } from './close-gently.js';
 
 interface BodyParserError {
   type?: string;
@@ -48,7 +49,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const { status, body } = errorAnswer(appError);
     if (appError?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     // Unread request bytes (e.g. a 401 before the body) must not be parsed as the next request.
-    if (!req.complete) res.setHeader('Connection', 'close');
+    if (!req.complete) {
+      res.setHeader('Connection', 'close');
+      closeGentlyAfterAnswer(req.socket);
+    }
     res.status(status).json(body);
   };
 }
