@@ -65,6 +65,17 @@ describe('OCR engine choice', function () {
     expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'ron', OCR_PADDLE_MODELS: 'ppocrv6-tiny' }))).reason).to.include('ron (lacks ș ț Ș Ț)');
   });
 
+  it("reads every line with the default's small recogniser when OCR_LANGS needs a letter its quick (tiny) recogniser lacks", async () => {
+    for (const langs of ['eng', 'deu,fra', 'pol']) {
+      expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: langs }))).reason, langs).not.to.include('quick recogniser');
+    }
+    for (const [langs, lacks] of [['ron', 'ron (lacks ș ț'], ['eng,jpn', 'jpn (lacks'], ['chi_tra', 'chi_tra (lacks']] as const) {
+      const choice = await chooseOcrEngine(ocrConfig({ OCR_LANGS: langs }));
+      expect(choice.name, langs).to.equal('paddle');
+      expect(choice.reason, langs).to.include(`its quick recogniser cannot write ${lacks}`).and.include('the full recogniser reads every line');
+    }
+  });
+
   it('obeys OCR_ENGINE=paddle and =tesseract whatever the languages', async () => {
     expect((await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'tesseract' }))).name).to.equal('tesseract');
     const paddle = await chooseOcrEngine(ocrConfig({ OCR_ENGINE: 'paddle', OCR_LANGS: 'deu', OCR_PADDLE_MODELS: 'ppocrv4' }));

@@ -42,4 +42,14 @@ describe('default OCR: European letters and currency signs', function () {
     const printed = LINES.flatMap((line) => line.split(' '));
     expect(printed.filter((word) => !read.includes(word)), `read: ${text}`).to.deep.equal([]);
   });
+
+  it("reads Romanian's comma-below ș ț with OCR_LANGS=ron, which the default's quick recogniser cannot write", async () => {
+    const created = await createOcrEngine({ ...loadConfig({ OCR_LANGS: 'ron' }).ocr, workers: 1 });
+    await engine?.close();
+    engine = created.engine;
+    expect(engine.name).to.equal('paddle');
+    const romanian = ['Strada Ștefan cel Mare 14', 'Timișoara, județul Timiș', 'Țara: România'];
+    const text = (await engine.recognize(await scannedPage(romanian))).words.map((word) => word.text).join(' ');
+    expect([...'șțȘȚ'].filter((character) => !text.includes(character)), `read: ${text}`).to.deep.equal([]);
+  });
 });

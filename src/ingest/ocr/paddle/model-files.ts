@@ -10,7 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DETECT_OPTIONS, type DetectOptions } from './detect-boxes.js';
 
-export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary';
+export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary' | 'quickRecogniser' | 'quickDictionary';
 
 export interface PaddleModelFiles {
   /** What the set is called in logs and /readyz: a bundled set's name, or the user's folder. */
@@ -20,6 +20,13 @@ export interface PaddleModelFiles {
   /** The 0/180 degree line classifier; without it upside-down lines are read only when the whole page is turned. */
   classifier: string | undefined;
   dictionary: string;
+  /**
+   * A smaller recogniser (and its dictionary) that reads every line first;
+   * only the lines it is unsure of are read again by `recogniser`
+   * (read-page.ts, recogniseLines). Absent: `recogniser` reads every line.
+   */
+  quickRecogniser?: string;
+  quickDictionary?: string;
   /** How the detector's probability map becomes line boxes: the settings its authors publish for it. */
   detection: DetectOptions;
   /** The bytes and sha256 a shipped file must have; files npm installed or the user brought have none. */
@@ -90,7 +97,7 @@ export async function sha256Of(path: string): Promise<string> {
  * LFS pointer or a truncated file instead). Loading happens in the workers.
  */
 export async function checkModelFiles(files: PaddleModelFiles): Promise<void> {
-  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary'];
+  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary', 'quickRecogniser', 'quickDictionary'];
   for (const role of roles) {
     const path = files[role];
     if (path === undefined) continue;
