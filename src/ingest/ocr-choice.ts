@@ -52,7 +52,7 @@ const isComplete = (coverage: ReturnType<typeof coverageOf>) => coverage.lacking
  * Chinese, Romanian's ș ț) could never come out of it, and a line it misreads
  * for want of one may still look sure: then the full recogniser reads every line.
  */
-async function filesForLanguages(config: OcrConfig, files: PaddleModelFiles): Promise<{ files: PaddleModelFiles; note: string }> {
+export async function filesForLanguages(config: Pick<OcrConfig, 'langs'>, files: PaddleModelFiles): Promise<{ files: PaddleModelFiles; note: string }> {
   if (!files.quickRecogniser || !files.quickDictionary) return { files, note: '' };
   const coverage = coverageOf(config.langs, await readDictionary(files.quickDictionary));
   if (isComplete(coverage)) return { files, note: '' };

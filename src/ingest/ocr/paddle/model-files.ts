@@ -12,6 +12,16 @@ import { DEFAULT_DETECT_OPTIONS, type DetectOptions } from './detect-boxes.js';
 
 export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary' | 'quickRecogniser' | 'quickDictionary';
 
+/** A role as error messages name it. */
+export const ROLE_NAMES: Record<ModelRole, string> = {
+  detector: 'detector',
+  recogniser: 'recogniser',
+  classifier: 'classifier',
+  dictionary: 'dictionary',
+  quickRecogniser: 'quick recogniser',
+  quickDictionary: "quick recogniser's dictionary",
+};
+
 export interface PaddleModelFiles {
   /** What the set is called in logs and /readyz: a bundled set's name, or the user's folder. */
   name: string;
@@ -101,18 +111,19 @@ export async function checkModelFiles(files: PaddleModelFiles): Promise<void> {
   for (const role of roles) {
     const path = files[role];
     if (path === undefined) continue;
+    const name = ROLE_NAMES[role];
     let size: number;
     try {
       const info = await stat(path);
       if (!info.isFile()) throw new Error('not a regular file');
       size = info.size;
     } catch (error) {
-      throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be used: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`);
+      throw new ModelFileError(`PP-OCR ${name} file ${path} cannot be used: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`);
     }
-    if (size === 0) throw new ModelFileError(`PP-OCR ${role} file ${path} is empty`);
+    if (size === 0) throw new ModelFileError(`PP-OCR ${name} file ${path} is empty`);
     const expected = files.expected?.[role];
     if (!expected) continue;
-    const mismatch = `PP-OCR ${role} file ${path} is not the file docshape ships for ${files.name}`;
+    const mismatch = `PP-OCR ${name} file ${path} is not the file docshape ships for ${files.name}`;
     const restore = 'restore it from the repository (git checkout -- models/ocr) or see models/ocr/README.md';
     if (size !== expected.bytes) throw new ModelFileError(`${mismatch}: ${size} bytes, expected ${expected.bytes}; ${restore}`);
     const sha256 = await sha256Of(path);

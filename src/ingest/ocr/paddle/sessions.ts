@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
 import type { BestClassOutputs } from './best-class-outputs.js';
 import { alphabetFor, columnClasses, type Alphabet } from './ctc.js';
-import { ModelFileError, readDictionary, type PaddleModelFiles } from './model-files.js';
+import { ModelFileError, readDictionary, ROLE_NAMES, type ModelRole, type PaddleModelFiles } from './model-files.js';
 import { simplifyModel } from './simplify-model.js';
 import type { PaddleModels, RunModel, RunRecogniser } from './read-page.js';
 
@@ -30,22 +30,22 @@ interface ModelBytes {
  * recogniser then takes ~30% less CPU, the detector ~15%); bytes that are no
  * ONNX model go to ONNX Runtime as they are, whose error names the problem.
  */
-async function modelBytes(role: string, path: string): Promise<ModelBytes> {
+async function modelBytes(role: ModelRole, path: string): Promise<ModelBytes> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be read: ${(error as Error).message}`);
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be read: ${(error as Error).message}`);
   }
   try {
-    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' });
+    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' || role === 'quickRecogniser' });
     return { bytes: simplified.model, ...(simplified.bestClass ? { bestClass: simplified.bestClass } : {}) };
   } catch {
     return { bytes };
   }
 }
 
-async function openSession(role: string, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
+async function openSession(role: ModelRole, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
   const { bytes, bestClass } = await modelBytes(role, path);
   try {
     const session = await ort.InferenceSession.create(bytes, {
@@ -65,7 +65,7 @@ async function openSession(role: string, path: string, threads: number): Promise
     });
     return { session, ...(bestClass ? { bestClass } : {}) };
   } catch (error) {
-    throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -138,7 +138,7 @@ async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: stri
     const compact = await recognise(new Float32Array(3 * height * 320), [1, 3, height, 320]);
     if (compact.best.length !== (probe.dims[0] ?? 0) * (probe.dims[1] ?? 0)) throw new Error(`the recogniser's per-column outputs hold ${compact.best.length} columns, its output ${probe.dims.join('x')}`);
   } catch (error) {
-    throw new ModelFileError(`PP-OCR ${role} ${path} does not run as a PP-OCR recogniser: ${(error as Error).message.split('\n')[0]}`);
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} ${path} does not run as a PP-OCR recogniser: ${(error as Error).message.split('\n')[0]}`);
   }
   const classes = probe.dims[2] ?? 0;
   const alphabet = alphabetFor(dictionary, classes);
