@@ -208,7 +208,7 @@ function batchesOf(order: number[], widths: number[], maxColumns: number): numbe
  * dev sets (README "The PP-OCR sets"): PP-OCRv6 tiny's letters above it
  * were nearly always what small reads too.
  */
-export const REREAD_BELOW = 0.97;
+export const REREAD_BELOW = 0.99;
 
 /** Reads the lines `which` (indices into quads) with one recogniser, in batches of similar width, into `readings`. */
 async function readLines(
