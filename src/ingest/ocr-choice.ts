@@ -35,21 +35,41 @@ function describeGaps(coverage: ReturnType<typeof coverageOf>): string {
  * OCR_ENGINE=paddle or tesseract is an order. auto picks paddle when the
  * PP-OCR recogniser's dictionary (the OCR_PADDLE_MODELS set's, or
  * OCR_PADDLE_MODEL_DIR's) has every letter of every OCR_LANGS language, and
- * tesseract otherwise.
+ * tesseract otherwise. The reason says when the set's quick recogniser is
+ * left out for those languages (filesForLanguages).
  */
 export async function chooseOcrEngine(config: OcrConfig): Promise<OcrChoice> {
-  return config.engine === 'tesseract' ? choose(config, undefined) : choose(config, await paddleModelFiles(config));
+  const { name, reason } = config.engine === 'tesseract' ? await choose(config, undefined) : await choose(config, await paddleModelFiles(config));
+  return { name, reason };
 }
 
-async function choose(config: OcrConfig, files: PaddleModelFiles | undefined): Promise<OcrChoice> {
-  if (config.engine === 'tesseract' || !files) return { name: 'tesseract', reason: 'OCR_ENGINE=tesseract' };
-  const coverage = coverageOf(config.langs, await readDictionary(files.dictionary));
-  const complete = coverage.lacking.length === 0 && coverage.unknown.length === 0;
+const isComplete = (coverage: ReturnType<typeof coverageOf>) => coverage.lacking.length === 0 && coverage.unknown.length === 0;
+
+/**
+ * The set's files for OCR_LANGS: its quick recogniser (the default's PP-OCRv6
+ * tiny, read-page.ts recogniseLines) only when its dictionary writes every
+ * letter of those languages. A letter it lacks (Japanese, traditional
+ * Chinese, Romanian's ș ț) could never come out of it, and a line it misreads
+ * for want of one may still look sure: then the full recogniser reads every line.
+ */
+export async function filesForLanguages(config: Pick<OcrConfig, 'langs'>, files: PaddleModelFiles): Promise<{ files: PaddleModelFiles; note: string }> {
+  if (!files.quickRecogniser || !files.quickDictionary) return { files, note: '' };
+  const coverage = coverageOf(config.langs, await readDictionary(files.quickDictionary));
+  if (isComplete(coverage)) return { files, note: '' };
+  const { quickRecogniser: _recogniser, quickDictionary: _dictionary, ...full } = files;
+  return { files: full, note: `; its quick recogniser cannot write ${describeGaps(coverage)}, so the full recogniser reads every line` };
+}
+
+async function choose(config: OcrConfig, given: PaddleModelFiles | undefined): Promise<OcrChoice & { files?: PaddleModelFiles }> {
+  if (config.engine === 'tesseract' || !given) return { name: 'tesseract', reason: 'OCR_ENGINE=tesseract' };
+  const coverage = coverageOf(config.langs, await readDictionary(given.dictionary));
+  const complete = isComplete(coverage);
+  const { files, note } = await filesForLanguages(config, given);
   const recogniser = `the PP-OCR recogniser (${files.name})`;
   if (config.engine === 'paddle') {
-    return { name: 'paddle', reason: complete ? `OCR_ENGINE=paddle (${files.name})` : `OCR_ENGINE=paddle, although ${recogniser} cannot write ${describeGaps(coverage)}` };
+    return { name: 'paddle', files, reason: (complete ? `OCR_ENGINE=paddle (${files.name})` : `OCR_ENGINE=paddle, although ${recogniser} cannot write ${describeGaps(coverage)}`) + note };
   }
-  if (complete) return { name: 'paddle', reason: `OCR_ENGINE=auto: ${recogniser} writes every letter of OCR_LANGS=${config.langs.join(',')}` };
+  if (complete) return { name: 'paddle', files, reason: `OCR_ENGINE=auto: ${recogniser} writes every letter of OCR_LANGS=${config.langs.join(',')}${note}` };
   return { name: 'tesseract', reason: `OCR_ENGINE=auto: ${recogniser} cannot write ${describeGaps(coverage)}, so Tesseract reads ${config.langs.join('+')}` };
 }
 
@@ -79,8 +99,8 @@ export function workersFor(name: OcrEngineName, config: Pick<OcrConfig, 'workers
 
 /** Chooses, starts and warms the OCR engine; the other one is never started. */
 export async function createOcrEngine(config: OcrConfig, logger: OcrLogger = noopOcrLogger): Promise<{ engine: OcrEngine; reason: string }> {
-  const files = config.engine === 'tesseract' ? undefined : await paddleModelFiles(config);
-  const choice = await choose(config, files);
+  const choice = await choose(config, config.engine === 'tesseract' ? undefined : await paddleModelFiles(config));
+  const files = choice.files;
   logger.info({ ocrEngine: choice.name, reason: choice.reason }, 'OCR engine chosen');
   const { workers, threads } = workersFor(choice.name, config);
   const engine: OcrEngine =

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type OcrConfig } from '../../../src/config.js';
-import { chooseOcrEngine, createOcrEngine, workersFor } from '../../../src/ingest/ocr-choice.js';
+import { chooseOcrEngine, createOcrEngine, filesForLanguages, workersFor } from '../../../src/ingest/ocr-choice.js';
 import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
 
 function ocrConfig(env: Record<string, string>): OcrConfig {
@@ -63,6 +63,24 @@ describe('OCR engine choice', function () {
     // Romanian's comma-below ș ț: small writes them, tiny only the cedilla forms ş ţ.
     expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'ron', OCR_PADDLE_MODELS: 'ppocrv6-small' }))).name).to.equal('paddle');
     expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: 'ron', OCR_PADDLE_MODELS: 'ppocrv6-tiny' }))).reason).to.include('ron (lacks ș ț Ș Ț)');
+  });
+
+  it("reads every line with the default's small recogniser when OCR_LANGS needs a letter its quick (tiny) recogniser lacks", async () => {
+    for (const langs of ['eng', 'deu,fra', 'pol']) {
+      expect((await chooseOcrEngine(ocrConfig({ OCR_LANGS: langs }))).reason, langs).not.to.include('quick recogniser');
+    }
+    for (const [langs, lacks] of [['ron', 'ron (lacks ș ț'], ['eng,jpn', 'jpn (lacks'], ['chi_tra', 'chi_tra (lacks']] as const) {
+      const choice = await chooseOcrEngine(ocrConfig({ OCR_LANGS: langs }));
+      expect(choice.name, langs).to.equal('paddle');
+      expect(choice.reason, langs).to.include(`its quick recogniser cannot write ${lacks}`).and.include('the full recogniser reads every line');
+    }
+    // What the workers are given: the tiny recogniser for English, none for Romanian.
+    const set = bundledModelFiles('ppocrv6');
+    expect((await filesForLanguages({ langs: ['eng', 'deu'] }, set)).files.quickRecogniser).to.equal(set.quickRecogniser).and.match(/tiny/);
+    const romanian = (await filesForLanguages({ langs: ['ron'] }, set)).files;
+    expect(romanian.quickRecogniser).to.equal(undefined);
+    expect(romanian.quickDictionary).to.equal(undefined);
+    expect(romanian.recogniser).to.equal(set.recogniser);
   });
 
   it('obeys OCR_ENGINE=paddle and =tesseract whatever the languages', async () => {

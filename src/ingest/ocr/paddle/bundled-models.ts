@@ -42,6 +42,8 @@ interface ShippedSet {
   detector: ShippedFile;
   recogniser: ShippedFile;
   dictionary: ShippedFile;
+  /** The recogniser that reads every line first, `recogniser` re-reading the lines it is unsure of. */
+  quick?: { recogniser: ShippedFile; dictionary: ShippedFile };
   detection: DetectOptions;
 }
 
@@ -59,8 +61,15 @@ const TINY_DETECTION: DetectOptions = { ...PPOCRV6_DETECTION, boxThreshold: 0.4 
 
 const SHIPPED: Record<Exclude<PaddleModelSet, 'ppocrv4'>, ShippedSet> = {
   // The default: the tiny detector finds the lines as well as small's on the dev sets (evidence recall equal) for
-  // less than half its CPU, and the small recogniser reads them (README "OCR engines" has the measurements).
-  ppocrv6: { detector: FILES.tinyDetector, recogniser: FILES.smallRecogniser, dictionary: FILES.smallDictionary, detection: TINY_DETECTION },
+  // less than half its CPU; the tiny recogniser reads every line and the small one re-reads those tiny is unsure
+  // of, reading as well as small alone for less CPU on dense pages (README "OCR engines" has the measurements).
+  ppocrv6: {
+    detector: FILES.tinyDetector,
+    recogniser: FILES.smallRecogniser,
+    dictionary: FILES.smallDictionary,
+    quick: { recogniser: FILES.tinyRecogniser, dictionary: FILES.tinyDictionary },
+    detection: TINY_DETECTION,
+  },
   'ppocrv6-small': { detector: FILES.smallDetector, recogniser: FILES.smallRecogniser, dictionary: FILES.smallDictionary, detection: SMALL_DETECTION },
   'ppocrv6-tiny': { detector: FILES.tinyDetector, recogniser: FILES.tinyRecogniser, dictionary: FILES.tinyDictionary, detection: TINY_DETECTION },
 };
@@ -83,7 +92,7 @@ export function bundledModelFiles(set: PaddleModelSet): PaddleModelFiles {
   const shipped = SHIPPED[set];
   const at = (file: ShippedFile) => join(SHIPPED_MODELS_DIR, file.path);
   const expect = (file: ShippedFile) => ({ bytes: file.bytes, sha256: file.sha256 });
-  return {
+  const files: PaddleModelFiles = {
     name: set,
     detector: at(shipped.detector),
     recogniser: at(shipped.recogniser),
@@ -91,6 +100,13 @@ export function bundledModelFiles(set: PaddleModelSet): PaddleModelFiles {
     dictionary: at(shipped.dictionary),
     detection: shipped.detection,
     expected: { detector: expect(shipped.detector), recogniser: expect(shipped.recogniser), dictionary: expect(shipped.dictionary) },
+  };
+  if (!shipped.quick) return files;
+  return {
+    ...files,
+    quickRecogniser: at(shipped.quick.recogniser),
+    quickDictionary: at(shipped.quick.dictionary),
+    expected: { ...files.expected, quickRecogniser: expect(shipped.quick.recogniser), quickDictionary: expect(shipped.quick.dictionary) },
   };
 }
 

@@ -10,7 +10,17 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DETECT_OPTIONS, type DetectOptions } from './detect-boxes.js';
 
-export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary';
+export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary' | 'quickRecogniser' | 'quickDictionary';
+
+/** A role as error messages name it. */
+export const ROLE_NAMES: Record<ModelRole, string> = {
+  detector: 'detector',
+  recogniser: 'recogniser',
+  classifier: 'classifier',
+  dictionary: 'dictionary',
+  quickRecogniser: 'quick recogniser',
+  quickDictionary: "quick recogniser's dictionary",
+};
 
 export interface PaddleModelFiles {
   /** What the set is called in logs and /readyz: a bundled set's name, or the user's folder. */
@@ -20,6 +30,13 @@ export interface PaddleModelFiles {
   /** The 0/180 degree line classifier; without it upside-down lines are read only when the whole page is turned. */
   classifier: string | undefined;
   dictionary: string;
+  /**
+   * A smaller recogniser (and its dictionary) that reads every line first;
+   * only the lines it is unsure of are read again by `recogniser`
+   * (read-page.ts, recogniseLines). Absent: `recogniser` reads every line.
+   */
+  quickRecogniser?: string;
+  quickDictionary?: string;
   /** How the detector's probability map becomes line boxes: the settings its authors publish for it. */
   detection: DetectOptions;
   /** The bytes and sha256 a shipped file must have; files npm installed or the user brought have none. */
@@ -90,22 +107,23 @@ export async function sha256Of(path: string): Promise<string> {
  * LFS pointer or a truncated file instead). Loading happens in the workers.
  */
 export async function checkModelFiles(files: PaddleModelFiles): Promise<void> {
-  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary'];
+  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary', 'quickRecogniser', 'quickDictionary'];
   for (const role of roles) {
     const path = files[role];
     if (path === undefined) continue;
+    const name = ROLE_NAMES[role];
     let size: number;
     try {
       const info = await stat(path);
       if (!info.isFile()) throw new Error('not a regular file');
       size = info.size;
     } catch (error) {
-      throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be used: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`);
+      throw new ModelFileError(`PP-OCR ${name} file ${path} cannot be used: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}`);
     }
-    if (size === 0) throw new ModelFileError(`PP-OCR ${role} file ${path} is empty`);
+    if (size === 0) throw new ModelFileError(`PP-OCR ${name} file ${path} is empty`);
     const expected = files.expected?.[role];
     if (!expected) continue;
-    const mismatch = `PP-OCR ${role} file ${path} is not the file docshape ships for ${files.name}`;
+    const mismatch = `PP-OCR ${name} file ${path} is not the file docshape ships for ${files.name}`;
     const restore = 'restore it from the repository (git checkout -- models/ocr) or see models/ocr/README.md';
     if (size !== expected.bytes) throw new ModelFileError(`${mismatch}: ${size} bytes, expected ${expected.bytes}; ${restore}`);
     const sha256 = await sha256Of(path);

@@ -12,6 +12,7 @@ import { decodeColumns, words, type Alphabet, type ColumnClasses, type DecodedWo
 import { detectBoxes, type DetectOptions } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';
 import { rotateRaster } from '../rotate-raster.js';
+import { minOf } from '../../../util/extremes.js';
 import { dominantDirection, frameToInput, pageFrame, placeWords, quarterOf, turnFor, type PageTurn, type RecognisedLine } from './page-frame.js';
 import { detectorInput, sampleQuad, writeStrip } from './tensors.js';
 
@@ -25,7 +26,14 @@ export interface PaddleModels {
   /** The detector's post-processing settings. */
   detection: DetectOptions;
   recognise: RunRecogniser;
+  /**
+   * A smaller recogniser that reads every line first (the default set's
+   * PP-OCRv6 tiny); `recognise` re-reads only the lines it is unsure of
+   * (recogniseLines). Its strips are the same (recogniserHeight tall).
+   */
+  quickReader?: { recognise: RunRecogniser; alphabet: Alphabet };
   classify: RunModel | undefined;
+  /** The alphabet of `recognise`. */
   alphabet: Alphabet;
   /** Input height of the recogniser (48 for PP-OCRv3 to v6). */
   recogniserHeight: number;
@@ -163,13 +171,16 @@ async function orientLines(models: PaddleModels, raster: GreyRaster, quads: Quad
   return oriented;
 }
 
-interface LineReading {
+export interface LineReading {
   words: DecodedWord[];
+  /** Mean probability of the line's letters (0 without any). */
   confidence: number;
+  /** Lowest probability among the line's letters (0 without any). */
+  weakest: number;
 }
 
 /**
- * Lines (indices sorted by width) in batches of up to RECOGNISER_BATCH lines
+ * Lines recognised in batches of up to RECOGNISER_BATCH lines
  * and maxColumns columns, of widths within MAX_BATCH_WIDTH_RATIO; a
  * wider line goes alone.
  */
@@ -191,13 +202,30 @@ function batchesOf(order: number[], widths: number[], maxColumns: number): numbe
   return batches;
 }
 
-/** Recognises every quad, in batches of similar width; readings come back in the quads' order. */
-async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Quad[], options: ReadOptions): Promise<LineReading[]> {
-  const height = models.recogniserHeight;
-  const widths = quads.map((quad) => stripWidth(quad, height));
-  const order = quads.map((_, i) => i).sort((a, b) => (widths[a] as number) - (widths[b] as number));
-  const readings = new Array<LineReading>(quads.length);
-  const maxColumns = Math.floor(MAX_BATCH_CELLS / models.alphabet.characters.length);
+/**
+ * A line the quick recogniser read with a letter less likely than this (or
+ * with no letter at all) is read again by the full recogniser. Chosen on the
+ * dev sets (README "The PP-OCR sets", scripts/cascade-study.ts): at 0.97
+ * PP-OCRv6 tiny kept lines it had read wrong yet sure ("Susht" for "Sushi",
+ * "250" for "2.50") and WildReceipt lost 0.6 points; the line's lowest letter
+ * tells such lines apart far better than its mean.
+ */
+export const REREAD_BELOW = 0.99;
+
+/** Reads the lines `which` (indices into quads) with one recogniser, in batches of similar width, into `readings`. */
+async function readLines(
+  recognise: RunRecogniser,
+  alphabet: Alphabet,
+  height: number,
+  raster: GreyRaster,
+  quads: Quad[],
+  widths: number[],
+  which: number[],
+  readings: LineReading[],
+  options: ReadOptions,
+): Promise<void> {
+  const order = [...which].sort((a, b) => (widths[a] as number) - (widths[b] as number));
+  const maxColumns = Math.floor(MAX_BATCH_CELLS / alphabet.characters.length);
   for (const batch of batchesOf(order, widths, maxColumns)) {
     // PaddleOCR pads every batch to at least 320 columns; the batch's own widest line does as well
     // on the dev receipts (0.5% fewer labelled values found, 24% less CPU).
@@ -207,18 +235,40 @@ async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Q
       const w = widths[lineIndex] as number;
       writeStrip(tensor, item, sampleQuad(raster, quads[lineIndex] as Quad, w, height), w, height, batchWidth);
     });
-    const output = await models.recognise(tensor, [batch.length, 3, height, batchWidth]);
+    const output = await recognise(tensor, [batch.length, 3, height, batchWidth]);
     options.checkpoint();
     const columns = output.columns;
     batch.forEach((lineIndex, item) => {
-      const chars = decodeColumns(output, item, models.alphabet);
+      const chars = decodeColumns(output, item, alphabet);
       const usedColumns = ((widths[lineIndex] as number) * columns) / batchWidth;
-      const lineWords = words(chars, usedColumns);
       const letters = chars.filter((c) => c.text.trim() !== '');
       const confidence = letters.length === 0 ? 0 : letters.reduce((sum, c) => sum + c.probability, 0) / letters.length;
-      readings[lineIndex] = { words: lineWords, confidence };
+      const weakest = letters.length === 0 ? 0 : minOf(letters, (c) => c.probability);
+      readings[lineIndex] = { words: words(chars, usedColumns), confidence, weakest };
     });
   }
+}
+
+/**
+ * Recognises every quad; readings come back in the quads' order. With a
+ * quick reader, it reads every line and the full recogniser re-reads those
+ * with a letter below REREAD_BELOW: a kept line is the quick reader's
+ * reading, words, boxes and probabilities alike, a re-read one wholly the
+ * full recogniser's.
+ */
+export async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Quad[], options: ReadOptions): Promise<LineReading[]> {
+  const height = models.recogniserHeight;
+  const widths = quads.map((quad) => stripWidth(quad, height));
+  const readings = new Array<LineReading>(quads.length);
+  const every = quads.map((_, i) => i);
+  const quick = models.quickReader;
+  if (!quick) {
+    await readLines(models.recognise, models.alphabet, height, raster, quads, widths, every, readings, options);
+    return readings;
+  }
+  await readLines(quick.recognise, quick.alphabet, height, raster, quads, widths, every, readings, options);
+  const unsure = every.filter((i) => (readings[i] as LineReading).weakest < REREAD_BELOW);
+  await readLines(models.recognise, models.alphabet, height, raster, quads, widths, unsure, readings, options);
   return readings;
 }
 
@@ -239,7 +289,7 @@ function readIn(quad: Quad, direction: PageTurn): Quad | undefined {
  * numbers ("2.75" into "2." and ".75"). Returns the raster the lines refer to
  * and the quarter turn applied to get it.
  */
-async function orientedLines(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<{ raster: GreyRaster; quarter: 0 | 90 | 270; quads: Quad[]; detector: { width: number; height: number } }> {
+export async function orientedLines(models: PaddleModels, raster: GreyRaster, options: ReadOptions): Promise<{ raster: GreyRaster; quarter: 0 | 90 | 270; quads: Quad[]; detector: { width: number; height: number } }> {
   const detected = await detectLines(models, raster, options);
   const quads = await orientLines(models, raster, detected.quads, options);
   const direction = quads.length > 0 && options.allowTurn ? dominantDirection(quads) : 0;

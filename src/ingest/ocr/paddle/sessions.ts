@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
 import type { BestClassOutputs } from './best-class-outputs.js';
-import { alphabetFor, columnClasses } from './ctc.js';
-import { ModelFileError, readDictionary, type PaddleModelFiles } from './model-files.js';
+import { alphabetFor, columnClasses, type Alphabet } from './ctc.js';
+import { ModelFileError, readDictionary, ROLE_NAMES, type ModelRole, type PaddleModelFiles } from './model-files.js';
 import { simplifyModel } from './simplify-model.js';
 import type { PaddleModels, RunModel, RunRecogniser } from './read-page.js';
 
@@ -30,22 +30,22 @@ interface ModelBytes {
  * recogniser then takes ~30% less CPU, the detector ~15%); bytes that are no
  * ONNX model go to ONNX Runtime as they are, whose error names the problem.
  */
-async function modelBytes(role: string, path: string): Promise<ModelBytes> {
+async function modelBytes(role: ModelRole, path: string): Promise<ModelBytes> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be read: ${(error as Error).message}`);
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be read: ${(error as Error).message}`);
   }
   try {
-    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' });
+    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' || role === 'quickRecogniser' });
     return { bytes: simplified.model, ...(simplified.bestClass ? { bestClass: simplified.bestClass } : {}) };
   } catch {
     return { bytes };
   }
 }
 
-async function openSession(role: string, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
+async function openSession(role: ModelRole, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
   const { bytes, bestClass } = await modelBytes(role, path);
   try {
     const session = await ort.InferenceSession.create(bytes, {
@@ -65,7 +65,7 @@ async function openSession(role: string, path: string, threads: number): Promise
     });
     return { session, ...(bestClass ? { bestClass } : {}) };
   } catch (error) {
-    throw new ModelFileError(`PP-OCR ${role} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -114,13 +114,44 @@ function fixedInputDim(session: ort.InferenceSession, axis: number): number | un
   return typeof value === 'number' && value > 0 ? value : undefined;
 }
 
+interface LoadedRecogniser {
+  recognise: RunRecogniser;
+  alphabet: Alphabet;
+  height: number;
+}
+
 /**
- * Loads the three models. The recogniser's class count is read from one
- * tiny run, since exported models leave it symbolic; a dictionary that does
- * not match it (another model's dictionary) fails here, naming both files.
+ * A recogniser's session, checked in one small run: its per-column outputs
+ * cover every column, and its class count (exported models leave it
+ * symbolic) matches its dictionary, else the error names both files.
  */
+async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: string, dictionaryPath: string, threads: number, sessions: ort.InferenceSession[]): Promise<LoadedRecogniser> {
+  const dictionary = await readDictionary(dictionaryPath);
+  const { session, bestClass } = await openSession(role, path, threads);
+  sessions.push(session);
+  const height = fixedInputDim(session, 2) ?? 48;
+  const recognise = recogniserRunner(session, bestClass);
+  let probe: { data: Float32Array; dims: readonly number[] };
+  try {
+    probe = await runner(session)(new Float32Array(3 * height * 320), [1, 3, height, 320]);
+    // The per-column outputs (best-class-outputs.ts) run as well, one value per column of the full output.
+    const compact = await recognise(new Float32Array(3 * height * 320), [1, 3, height, 320]);
+    if (compact.best.length !== (probe.dims[0] ?? 0) * (probe.dims[1] ?? 0)) throw new Error(`the recogniser's per-column outputs hold ${compact.best.length} columns, its output ${probe.dims.join('x')}`);
+  } catch (error) {
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} ${path} does not run as a PP-OCR recogniser: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const classes = probe.dims[2] ?? 0;
+  const alphabet = alphabetFor(dictionary, classes);
+  if (!alphabet) {
+    throw new ModelFileError(
+      `PP-OCR dictionary ${dictionaryPath} lists ${dictionary.length} characters, but the recogniser ${path} writes ${classes} classes (expected ${dictionary.length + 1} or ${dictionary.length + 2}): use the dictionary the recogniser was trained with`,
+    );
+  }
+  return { recognise, alphabet, height };
+}
+
+/** Loads the models: detector, recogniser, the quick recogniser and the classifier when the set has them. */
 export async function loadModels(files: PaddleModelFiles, threads: number): Promise<LoadedModels> {
-  const dictionary = await readDictionary(files.dictionary);
   const sessions: ort.InferenceSession[] = [];
   const release = async () => {
     await Promise.all(sessions.map((session) => session.release().catch(() => undefined)));
@@ -128,22 +159,15 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
   try {
     const { session: detector } = await openSession('detector', files.detector, threads);
     sessions.push(detector);
-    const { session: recogniser, bestClass } = await openSession('recogniser', files.recogniser, threads);
-    sessions.push(recogniser);
+    const recogniser = await loadRecogniser('recogniser', files.recogniser, files.dictionary, threads, sessions);
+    const quick = files.quickRecogniser && files.quickDictionary ? await loadRecogniser('quickRecogniser', files.quickRecogniser, files.quickDictionary, threads, sessions) : undefined;
+    if (quick && quick.height !== recogniser.height) throw new ModelFileError(`PP-OCR quick recogniser ${files.quickRecogniser} reads lines ${quick.height} px tall, the recogniser ${files.recogniser} ${recogniser.height} px: they cannot share line strips`);
     const classifier = files.classifier ? (await openSession('classifier', files.classifier, threads)).session : undefined;
     if (classifier) sessions.push(classifier);
-
-    const recogniserHeight = fixedInputDim(recogniser, 2) ?? 48;
     const classifierSize = classifier
       ? { height: fixedInputDim(classifier, 2) ?? DEFAULT_CLASSIFIER_SIZE.height, width: fixedInputDim(classifier, 3) ?? DEFAULT_CLASSIFIER_SIZE.width }
       : DEFAULT_CLASSIFIER_SIZE;
-    const recognise = recogniserRunner(recogniser, bestClass);
-    let probe: { data: Float32Array; dims: readonly number[] };
     try {
-      probe = await runner(recogniser)(new Float32Array(3 * recogniserHeight * 320), [1, 3, recogniserHeight, 320]);
-      // The per-column outputs (best-class-outputs.ts) run as well, one value per column of the full output.
-      const compact = await recognise(new Float32Array(3 * recogniserHeight * 320), [1, 3, recogniserHeight, 320]);
-      if (compact.best.length !== (probe.dims[0] ?? 0) * (probe.dims[1] ?? 0)) throw new Error(`the recogniser's per-column outputs hold ${compact.best.length} columns, its output ${probe.dims.join('x')}`);
       await runner(detector)(new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
       if (classifier) {
         const { height, width } = classifierSize;
@@ -152,21 +176,15 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
     } catch (error) {
       throw new ModelFileError(`PP-OCR models in ${files.recogniser} / ${files.detector} do not run as a PP-OCR pipeline: ${(error as Error).message.split('\n')[0]}`);
     }
-    const classes = probe.dims[2] ?? 0;
-    const alphabet = alphabetFor(dictionary, classes);
-    if (!alphabet) {
-      throw new ModelFileError(
-        `PP-OCR dictionary ${files.dictionary} lists ${dictionary.length} characters, but the recogniser ${files.recogniser} writes ${classes} classes (expected ${dictionary.length + 1} or ${dictionary.length + 2}): use the dictionary the recogniser was trained with`,
-      );
-    }
     return {
       models: {
         detect: runner(detector),
         detection: files.detection,
-        recognise,
+        recognise: recogniser.recognise,
+        ...(quick ? { quickReader: { recognise: quick.recognise, alphabet: quick.alphabet } } : {}),
         classify: classifier ? runner(classifier) : undefined,
-        alphabet,
-        recogniserHeight,
+        alphabet: recogniser.alphabet,
+        recogniserHeight: recogniser.height,
         classifierSize,
       },
       release,
