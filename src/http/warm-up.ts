@@ -3,9 +3,11 @@
  * (http/warm-up-pdf.ts) through the app, on a loopback port of its own,
  * before the service listens. V8 compiles and optimises the code of a
  * request (Express, the body, pdf.js on its thread, the rules engine,
- * finalize, the JSON out) while it runs: the first requests after a start
- * took 1.5-2 times as long as later ones. Nothing of the warm-up is kept but
- * the compiled code (the pipeline caches no document or answer).
+ * finalize, the JSON out) while it runs, and the first PDF starts the pdf.js
+ * thread: the first PDF after a start took 1.1-2.3 s and each of the first 25
+ * about twice the CPU of later ones. What stays of it is compiled code, the
+ * pdf.js thread (until it idles out) and its two schemas among the compiled
+ * ones (extract/schema.ts); no document or answer.
  */
 import { createServer, request as httpRequest, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
