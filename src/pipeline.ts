@@ -5,7 +5,7 @@ import { buildEvidencePaced, type EvidenceReport } from './evidence/evidence.js'
 import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './extract/engine.js';
 import { finalizePaced, type FinalAnswer } from './extract/finalize.js';
 import type { Provenance } from './extract/provenance.js';
-import { compileCallerSchema, type CompiledSchema } from './extract/schema.js';
+import { compileCallerSchemaOffThread, type CompiledSchema } from './extract/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
 import { splitEInvoicePages, type Document } from './document/document.js';
@@ -106,7 +106,7 @@ export interface ExtractionOutcome extends Answer {
  * worker thread (decode-off-thread.ts).
  */
 export async function prepareRequest(request: ExtractionRequest, limits: Limits, signal?: AbortSignal): Promise<PreparedRequest> {
-  const compiled = compileCallerSchema(request.schema);
+  const compiled = await compileCallerSchemaOffThread(request.schema, 'schema', signal);
   const files = await decodeContentsOffThread(request.contents, limits, signal);
   return { compiled, files, options: request.options ?? {} };
 }

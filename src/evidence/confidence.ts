@@ -54,6 +54,13 @@ export interface KindModels {
 export interface ConfidenceModel {
   features: readonly string[];
   byOcr: Record<OcrEngineName, KindModels>;
+  /**
+   * How often a negative amount's sign is the one the caller wants (ValueFeatures.negative): a convention no
+   * feature of the reading can vouch for, so it multiplies the kind model's probability. Fitted by the rule of
+   * succession, (right + 1) / (negatives + 2), on the fit's negative amounts: few in the dev sets, and a
+   * document type never seen may keep the other convention (a credit note prints "-233,47", its XML 233.47).
+   */
+  negativeSign: number;
   combine: ReadingCombination;
 }
 
@@ -78,7 +85,8 @@ const MAX_OCR_CONFIDENCE = 0.999;
  * The model's inputs for one value: interpretable numbers, each 0..1 or a
  * small count. How well the value's words were read, and what the engine
  * matched: the label's score, the rivals it beat, the value printed again,
- * sums that hold. Facts of a layout (how far down the page, how clean the
+ * sums that hold; a negative amount's sign is a factor of its own
+ * (ConfidenceModel.negativeSign). Facts of a layout (how far down the page, how clean the
  * page, whether a name ends in "Sdn Bhd") are left out: they made a
  * receipt's habits look sure on an invoice (issue 19), where a letterhead
  * at the top is a logo and an amount low on the page a VAT base.
@@ -115,7 +123,7 @@ export function singleReadingConfidence(features: ValueFeatures, model: Confiden
   const inputs = featureVector(features);
   let logit = intercept;
   inputs.forEach((input, i) => (logit += (weights[i] ?? 0) * input));
-  return sigmoid(logit);
+  return sigmoid(logit) * (features.negative === true ? model.negativeSign : 1);
 }
 
 /**

@@ -64,6 +64,12 @@ export interface ValueFeatures {
    * answer has fewer than three amounts (no sum to make).
    */
   answerSum: boolean | undefined;
+  /**
+   * For amounts: negative as returned or as printed ("-8,79", "8,79-", "(8.79)"). Whether a credit or a discount
+   * is negative is a convention the caller and the page may not share (a credit note prints "-233,47", its
+   * e-invoice holds 233.47), so the sign is a second thing to get right. Optional: older reports lack it.
+   */
+  negative?: boolean;
   /** The value does not look like a value of its kind: a date in another century, a name opening with "&", brackets left open. */
   irregular: boolean;
   agreement: Agreement;
@@ -217,9 +223,19 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     repeats: number !== null ? context.index.repeats(number, refs) : typeof value === 'string' ? context.index.repeats(value, refs) : 0,
     addsUp: number !== null && context.index.addsUp(number, refs),
     answerSum: inAnswerSum(pointer, context.amounts),
+    negative: number !== null && signed(number, [printed, ...words.map((word) => word.text)]),
     irregular: irregular(value, kind, context.dateOrder),
     agreement,
   };
+}
+
+/** Whether an amount is negative, or is printed negative by a word (or the words together) that spell it. */
+export function signed(number: number, printed: readonly string[]): boolean {
+  if (number < 0) return true;
+  return printed.some((text) => {
+    const read = parseNumber(text);
+    return read !== null && read < 0 && Math.abs(-read - number) < 0.005;
+  });
 }
 
 /** Connectors a whole value does not open or close with: it was cut from a longer one ("& TEA LEAF (M) SDN BHD"). */

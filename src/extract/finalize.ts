@@ -7,10 +7,9 @@
  * retries are judged by the same shaping and the same compiled validator.
  */
 import { AppError } from '../errors.js';
-import { joinPointer } from '../util/json-pointer.js';
 import { isDayFirst, type DateOrder } from './date-order.js';
 import type { Extraction } from './engine.js';
-import { keepingPresent, PointerMoves, removeListItem } from './provenance.js';
+import { keepingPresent, PointerMoves, RemovedListItems } from './provenance.js';
 import { describeAjvErrors, repairUntilValid } from './repair.js';
 import type { CompiledSchema } from './schema.js';
 import { isSchemaObject } from './schema-walk.js';
@@ -53,11 +52,9 @@ function* finalizing(extraction: Extraction, compiled: CompiledSchema, options: 
   if (!isSchemaObject(extraction.value)) throw notAnObject();
   const shaped = yield* shapingCandidate(extraction, compiled, options);
   if (!isSchemaObject(shaped.value)) throw notAnObject();
-  let provenance = shaped.provenance;
-  const value = repairUntilValid(shaped.value, compiled.validateNullable, (list, index) => {
-    provenance = removeListItem(provenance, joinPointer(list), index);
-  });
-  return { value, provenance: yield* keepingPresent(provenance, value) };
+  const removed = new RemovedListItems();
+  const value = repairUntilValid(shaped.value, compiled.validateNullable, (list, index) => removed.record(list, index));
+  return { value, provenance: yield* keepingPresent(removed.remap(shaped.provenance, value), value) };
 }
 
 /** What the caller's schema says about a candidate once shaped (types coerced, missing values null): the problems worth a model retry. */

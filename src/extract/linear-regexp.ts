@@ -9,6 +9,7 @@
  */
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
+import type { PacedWork } from '../util/paced.js';
 
 /** A pattern RE2 cannot run; schema-guards.ts names where it sits in the caller's schema. */
 export class UnsupportedPatternError extends Error {
@@ -22,7 +23,14 @@ export class UnsupportedPatternError extends Error {
   }
 }
 
-export function compileLinear(pattern: string): { test(text: string): boolean; toString(): string } {
+/** A pattern compiled by RE2; `programSize` counts its instructions (counted repeats such as {1,100} are written out). */
+export interface LinearPattern {
+  test(text: string): boolean;
+  toString(): string;
+  programSize: number;
+}
+
+export function compileLinear(pattern: string): LinearPattern {
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -30,9 +38,67 @@ export function compileLinear(pattern: string): { test(text: string): boolean; t
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp:\s*/, '') : String(error);
     throw new UnsupportedPatternError(pattern, reason);
   }
-  // Ajv caches compiled patterns per instance under toString(): it must differ per pattern, as RegExp's does.
-  return { test: (text: string) => compiled.test(text), toString: () => `/${pattern}/u` };
+  return { test: (text: string) => compiled.test(text), toString: () => patternKey(pattern), programSize: compiled.programSize() };
 }
 
-/** Ajv's `code.regExp` option; `code` names it for Ajv's standalone output, which docshape does not use. */
-export const linearRegExp: RegExpEngine = Object.assign(compileLinear, { code: 'linearRegExp' });
+/** Ajv caches compiled patterns per instance under toString(): it must differ per pattern, as RegExp's does. */
+function patternKey(pattern: string): string {
+  return `/${pattern}/u`;
+}
+
+/** The module a generated validator's source requires for its pattern engine (validator-source.ts provides it). */
+export const PATTERN_ENGINE_MODULE = 'docshape/linear-regexp';
+
+/**
+ * Ajv's `code.regExp` option where validators are generated as source (the
+ * schema-compile thread). A caller's patterns were compiled and measured by
+ * checkPatterns already and run where the source is instantiated, so here
+ * they compile only if tested: the meta-schema's own patterns are, when a
+ * schema is checked against it. `code` is what the source calls instead.
+ */
+export const generatedLinearRegExp: RegExpEngine = Object.assign(
+  (pattern: string) => {
+    let compiled: LinearPattern | undefined;
+    return { toString: () => patternKey(pattern), test: (text: string) => (compiled ??= compileLinear(pattern)).test(text) };
+  },
+  { code: `require(${JSON.stringify(PATTERN_ENGINE_MODULE)})` },
+);
+
+/**
+ * One compiled schema's patterns, for its validators on the event loop: each
+ * is compiled once, in turns before the validators first run (`compiling`),
+ * or else at its first test. A pattern of up to MAX_PATTERN_PROGRAM
+ * instructions took up to ~50 ms to compile; compiling all of a schema's at
+ * once would hold the loop for their sum.
+ */
+export class SchemaPatterns {
+  private readonly compiled = new Map<string, LinearPattern>();
+
+  /** The engine the generated source calls: a pattern that compiles when first tested. */
+  readonly engine = (pattern: string): Pick<LinearPattern, 'test' | 'toString'> => ({
+    test: (text: string) => this.compiledPattern(pattern).test(text),
+    toString: () => patternKey(pattern),
+  });
+
+  private compiledPattern(pattern: string): LinearPattern {
+    let compiled = this.compiled.get(pattern);
+    if (!compiled) {
+      compiled = compileLinear(pattern);
+      this.compiled.set(pattern, compiled);
+    }
+    return compiled;
+  }
+
+  /** Compiles `patterns`, one unit each. */
+  *compiling(patterns: readonly string[]): PacedWork<void> {
+    for (const pattern of patterns) {
+      this.compiledPattern(pattern);
+      yield;
+    }
+  }
+
+  /** Patterns compiled so far. */
+  get size(): number {
+    return this.compiled.size;
+  }
+}

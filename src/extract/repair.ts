@@ -17,8 +17,8 @@ const ALTERNATIVE_KEYWORDS = new Set(['anyOf', 'oneOf', 'not', 'if']);
 
 type Path = string[];
 
-/** Item `index` of the list at `list` was removed; the items after it moved up by one. */
-export type OnRemove = (list: Path, index: number) => void;
+/** Item `index` of `list` (the array itself, changed in place) was removed; the items after it moved up by one. */
+export type OnRemove = (list: unknown[], index: number) => void;
 
 const IGNORE_REMOVALS: OnRemove = () => undefined;
 
@@ -90,7 +90,7 @@ function isWithin(path: string, ancestor: string): boolean {
  */
 function repairAt(root: Record<string, unknown>, target: RepairTarget, onRemove: OnRemove): Path | 'done' | 'root' {
   const ownList = valueAt(root, target.path);
-  if (Array.isArray(ownList) && shortenList(ownList, target, (index) => onRemove(target.path, index))) return 'done';
+  if (Array.isArray(ownList) && shortenList(ownList, target, (index) => onRemove(ownList, index))) return 'done';
   let path = target.path;
   while (path.length > 0) {
     const parentPath = path.slice(0, -1);
@@ -148,7 +148,7 @@ function removeItems(root: Record<string, unknown>, removals: Path[], onRemove: 
     if (!Array.isArray(list)) continue;
     const index = Number(path[path.length - 1]);
     list.splice(index, 1);
-    onRemove(listPath, index);
+    onRemove(list, index);
   }
 }
 

@@ -122,20 +122,49 @@ function withoutFragment(url: URL): string {
 }
 
 /**
- * Compiles every `pattern` and `patternProperties` key with the linear-time
- * engine Ajv will use, so a pattern it cannot run is a 400 naming its place.
+ * Instructions one pattern may compile to. RE2 writes counted repeats out:
+ * "a{1,100}" repeated 100 times is 800 characters and 19,902 instructions,
+ * and re2js compiled it in 0.2-0.5 s; "^.{0,1000}$" is 2,004.
  */
-export function checkPatterns(schema: JsonSchema, field: string): void {
+export const MAX_PATTERN_PROGRAM = 2500;
+/**
+ * Instructions all of a schema's patterns may compile to. They compile on the
+ * event loop, in turns, at about 10-25 µs an instruction: this bounds a new
+ * schema's patterns to well under a second of the loop's time in all.
+ */
+export const MAX_SCHEMA_PATTERN_PROGRAM = 20_000;
+
+/**
+ * Compiles every `pattern` and `patternProperties` key with the linear-time
+ * engine Ajv will use, so a pattern it cannot run, or one that costs too much
+ * to compile, is a 400 naming its place. Returns the distinct patterns.
+ */
+export function checkPatterns(schema: JsonSchema, field: string): string[] {
+  const patterns = new Set<string>();
+  let program = 0;
   const check = (pattern: string, path: string[]): void => {
+    if (patterns.has(pattern)) return;
+    const where = formatSchemaPath(field, path);
     if (pattern.length > MAX_PATTERN_LENGTH) {
-      throw badRequest(`${formatSchemaPath(field, path)}: the pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`);
+      throw badRequest(`${where}: the pattern is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`);
     }
+    let size: number;
     try {
-      compileLinear(pattern);
+      size = compileLinear(pattern).programSize;
     } catch (error) {
-      if (error instanceof UnsupportedPatternError) throw badRequest(`${formatSchemaPath(field, path)}: ${error.message}`);
+      if (error instanceof UnsupportedPatternError) throw badRequest(`${where}: ${error.message}`);
       throw error;
     }
+    if (size > MAX_PATTERN_PROGRAM) {
+      throw badRequest(
+        `${where}: the pattern compiles to ${size} instructions (counted repeats such as {1,100} are written out); the limit is ${MAX_PATTERN_PROGRAM} per pattern`,
+      );
+    }
+    program += size;
+    if (program > MAX_SCHEMA_PATTERN_PROGRAM) {
+      throw badRequest(`${field}: its patterns compile to more than ${MAX_SCHEMA_PATTERN_PROGRAM} instructions in all (at ${where}); use fewer or simpler patterns`);
+    }
+    patterns.add(pattern);
   };
   const visit = (node: JsonSchema, path: string[]): void => {
     const pattern = node['pattern'];
@@ -149,4 +178,5 @@ export function checkPatterns(schema: JsonSchema, field: string): void {
     }
   };
   visit(schema, []);
+  return [...patterns];
 }

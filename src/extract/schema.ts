@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { badRequest } from '../errors.js';
-import { compileWithDialect, dialectsFor, SchemaCompileError, type Dialect } from './ajv-dialects.js';
-import { makeNullable } from './nullable.js';
-import { checkNoRemoteRefs, checkPatterns, checkSchemaSize, MAX_SCHEMA_BYTES } from './schema-guards.js';
-import { viewSchema } from './schema-view.js';
+import { Pacer, runPaced, runSync } from '../util/paced.js';
+import { untilAborted } from '../util/until-aborted.js';
+import type { Dialect } from './ajv-dialects.js';
+import { SchemaPatterns } from './linear-regexp.js';
+import { compileOnThread } from './schema-compile-thread.js';
+import { checkSchemaSize, MAX_SCHEMA_BYTES } from './schema-guards.js';
+import { checkedSchemaSources, type SchemaSources } from './schema-sources.js';
+import { validatorFromSource } from './validator-source.js';
 import type { JsonSchema } from './json-schema.js';
 
 export type { JsonSchema } from './json-schema.js';
@@ -25,13 +29,20 @@ export interface CompiledSchema {
 
 const CACHE_LIMIT = 100;
 const compiledByHash = new Map<string, CompiledSchema>();
+/** Schemas being compiled on the thread: a second request with the same schema waits for the first's. */
+const compiling = new Map<string, Promise<CompiledSchema>>();
+
+interface Arrival {
+  schema: JsonSchema;
+  key: string;
+}
 
 /**
- * Checks and compiles the caller's schema; throws 400 (badRequest) naming `field`
- * when it is not an object schema, refers outside itself, is absurdly large or
- * does not compile. Nothing is ever fetched over the network.
+ * The checks every schema passes where it arrives, bounded by the body's
+ * size: an object, not nested or wide beyond the limits, at most
+ * MAX_SCHEMA_BYTES as JSON. The key names it in the cache.
  */
-export function compileCallerSchema(schema: unknown, field = 'schema'): CompiledSchema {
+function arrival(schema: unknown, field: string): Arrival {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw badRequest(`${field} must be a JSON Schema object`);
   }
@@ -41,38 +52,73 @@ export function compileCallerSchema(schema: unknown, field = 'schema'): Compiled
   if (serialized.length > MAX_SCHEMA_BYTES) {
     throw badRequest(`${field} is too large (${serialized.length} characters as JSON; the limit is ${MAX_SCHEMA_BYTES})`);
   }
-  const key = createHash('sha256').update(serialized).digest('hex');
+  return { schema: callerSchema, key: createHash('sha256').update(serialized).digest('hex') };
+}
+
+function cachedSchema(key: string): CompiledSchema | undefined {
   const cached = compiledByHash.get(key);
   if (cached) {
     compiledByHash.delete(key);
     compiledByHash.set(key, cached);
-    return cached;
   }
-  const compiled = compileFresh(callerSchema, field);
+  return cached;
+}
+
+function remember(key: string, compiled: CompiledSchema): CompiledSchema {
   compiledByHash.set(key, compiled);
   if (compiledByHash.size > CACHE_LIMIT) compiledByHash.delete(compiledByHash.keys().next().value!);
   return compiled;
 }
 
-function compileFresh(schema: JsonSchema, field: string): CompiledSchema {
-  checkNoRemoteRefs(schema, field);
-  checkPatterns(schema, field);
-  const root = viewSchema(schema, schema);
-  // viewSchema already infers 'object' for a root that only lists properties.
-  if (!root.types.includes('object')) {
-    throw badRequest(`${field}: the root must be an object schema (type: "object" with properties)`);
+/** The validators made from their source, here; their patterns are compiled by the caller (`patterns.compiling`). */
+function instantiated(schema: JsonSchema, sources: SchemaSources): { compiled: CompiledSchema; patterns: SchemaPatterns } {
+  const patterns = new SchemaPatterns();
+  const validate = validatorFromSource(sources.validateSource, patterns);
+  const validateNullable = validatorFromSource(sources.validateNullableSource, patterns);
+  return { compiled: { schema, dialect: sources.dialect, validate, nullableSchema: sources.nullableSchema, validateNullable }, patterns };
+}
+
+/**
+ * Checks and compiles the caller's schema in place; throws 400 (badRequest)
+ * naming `field` when it is not an object schema, refers outside itself, is
+ * absurdly large or does not compile. Nothing is ever fetched over the
+ * network. For the CLI and tests: the service compiles off the event loop
+ * (compileCallerSchemaOffThread).
+ */
+export function compileCallerSchema(schema: unknown, field = 'schema'): CompiledSchema {
+  const { schema: callerSchema, key } = arrival(schema, field);
+  const cached = cachedSchema(key);
+  if (cached) return cached;
+  const sources = checkedSchemaSources(callerSchema, field);
+  const { compiled, patterns } = instantiated(callerSchema, sources);
+  runSync(patterns.compiling(sources.patterns));
+  return remember(key, compiled);
+}
+
+/**
+ * compileCallerSchema for the service: a schema not yet cached is checked and
+ * its validators generated on the schema-compile thread; here the loop only
+ * makes the functions from their source and compiles the patterns, in turns.
+ */
+export async function compileCallerSchemaOffThread(schema: unknown, field = 'schema', signal?: AbortSignal): Promise<CompiledSchema> {
+  const { schema: callerSchema, key } = arrival(schema, field);
+  const cached = cachedSchema(key);
+  if (cached) return cached;
+  // a refusal names the field, so only requests that name it alike share a compile
+  const inFlight = `${field}\n${key}`;
+  let pending = compiling.get(inFlight);
+  if (!pending) {
+    pending = compileFreshOffThread(callerSchema, key, field).finally(() => compiling.delete(inFlight));
+    compiling.set(inFlight, pending);
   }
-  const nullableSchema = makeNullable(schema);
-  let firstError: SchemaCompileError | undefined;
-  for (const dialect of dialectsFor(schema, field)) {
-    try {
-      const validate = compileWithDialect(schema, dialect, field);
-      const validateNullable = compileWithDialect(nullableSchema, dialect, field);
-      return { schema, dialect, validate, nullableSchema, validateNullable };
-    } catch (error) {
-      if (!(error instanceof SchemaCompileError)) throw error;
-      firstError ??= error;
-    }
-  }
-  throw badRequest(`${field} is not a usable JSON Schema: ${firstError?.message ?? 'it does not compile'}`, firstError?.details);
+  return signal ? untilAborted(pending, signal) : pending;
+}
+
+/** Not aborted by one request's signal: another request may be waiting for the same schema. */
+async function compileFreshOffThread(schema: JsonSchema, key: string, field: string): Promise<CompiledSchema> {
+  const reply = await compileOnThread({ schema, field });
+  if ('refused' in reply) throw badRequest(reply.refused.message, reply.refused.details);
+  const { compiled, patterns } = instantiated(schema, reply.sources);
+  await runPaced(patterns.compiling(reply.sources.patterns), new Pacer());
+  return remember(key, compiled);
 }

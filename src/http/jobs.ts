@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Limits, WebhookConfig } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import type { JobsRuntime } from '../jobs/create-jobs.js';
@@ -8,6 +8,7 @@ import { POLL_AFTER_SECONDS } from '../jobs/jobs.js';
 import { webhookProblem } from '../jobs/webhooks.js';
 import { prepareRequest } from '../pipeline.js';
 import { requireApiKey } from './auth.js';
+import { jsonBody, type RawBodyRequest } from './json-body.js';
 import { parseJobRequest } from './request-schema.js';
 
 export interface JobRoutesDeps {
@@ -22,8 +23,6 @@ export const MAX_WAIT_SECONDS = 30;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Bytes of the body hashed between two turns of the event loop (a 50 MB body would block it ~100 ms in one go). */
 const HASH_SLICE = 1024 * 1024;
-
-type RawBodyRequest = Request & { rawBody?: Buffer };
 
 async function digestInSlices(bytes: Buffer): Promise<string> {
   const hash = createHash('sha256');
@@ -65,7 +64,8 @@ export function jobRoutes(deps: JobRoutesDeps): Router {
     const status = runtime.status();
     next(status.available ? undefined : new AppError('queue_unavailable', `jobs cannot be submitted now: ${status.problem ?? 'the queue is unavailable'}; retry later`, { retryAfterSeconds: 5 }));
   };
-  const json = express.json({ limit: limits.maxBodyBytes, strict: false, verify: (req, _res, buffer) => void ((req as RawBodyRequest).rawBody = buffer) });
+  // the body's bytes are what a job store keeps, so every string is a string here (none left as body bytes)
+  const json = jsonBody(limits.maxBodyBytes, { keepBytes: true });
 
   router.post(['/v1/jobs', '/v1/jobs/'], auth, available, json, async (req: RawBodyRequest, res) => {
     const body = parseJobRequest(req.body);

@@ -9,24 +9,29 @@
  * `contents[i].data` among them goes on as a JsonStringBytes view of the body,
  * made into text and checked on the decode thread. A long string anywhere else
  * (a long schema description) is made into a string here. A literal holding a
- * backslash stays in JSON.parse: its text is not simply its bytes.
+ * backslash stays in JSON.parse: its text is not simply its bytes. A rest of
+ * PACED_PARSE_CHARS or more (millions of small values: no legit request's) is
+ * parsed in slices between turns of the loop (util/paced-json.ts).
  */
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import { AppError, badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
+import { BACKSLASH, COLON, isJsonWhitespace, pacedJsonParse, QUOTE } from '../util/paced-json.js';
+import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
 /** Shorter strings cost JSON.parse less than the bookkeeping of leaving them out. */
 export const LONG_STRING_BYTES = 64 * 1024;
+/**
+ * A rest at least this long is parsed in slices: a schema and a few fields
+ * are tens of KB, and JSON.parse of 256 KB of small values costs a few ms,
+ * while 2.7 MB of them (100,000 schema properties) held the loop 150-250 ms.
+ */
+export const PACED_PARSE_CHARS = 256 * 1024;
+/** Values visited between two turns while the long strings are put back. */
+const NODES_PER_TURN = 4096;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
-function isJsonWhitespace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-}
 
 /** Whether the quote at `at` is escaped: an odd run of backslashes right before it (after the literal's opening quote). */
 function isEscaped(body: Buffer, at: number, open: number): boolean {
@@ -74,18 +79,33 @@ function notJson(error: unknown): Error {
   return badRequest(`request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+/** JSON.parse(text), or the same in slices for a long text: a unit of work per slice. */
+function* parseText(text: string): PacedWork<unknown> {
+  return text.length >= PACED_PARSE_CHARS ? yield* pacedJsonParse(text) : JSON.parse(text);
+}
+
 /**
  * JSON.parse of a UTF-8 body (a BOM skipped, empty = {} as express.json does),
  * the same value but with `contents[i].data` strings of `minBytes` or more as
  * JsonStringBytes views of `body`. Throws a 400 AppError for a body that is not JSON.
  */
 export function parseJsonBody(body: Buffer, minBytes = LONG_STRING_BYTES): unknown {
+  return runSync(jsonBodyValue(body, minBytes));
+}
+
+/** parseJsonBody, giving the loop back between slices of a long body's parse (PACED_PARSE_CHARS). */
+export function parseJsonBodyPaced(body: Buffer, minBytes = LONG_STRING_BYTES): Promise<unknown> {
+  return runPaced(jsonBodyValue(body, minBytes), new Pacer(undefined, 1));
+}
+
+/** parseJsonBody as paced work: a unit per slice of the parse or per NODES_PER_TURN values visited after it. */
+export function* jsonBodyValue(body: Buffer, minBytes = LONG_STRING_BYTES): PacedWork<unknown> {
   const start = UTF8_BOM.every((byte, i) => body[i] === byte) ? UTF8_BOM.length : 0;
   if (body.length === start) return {};
   const long = body.length - start >= minBytes ? findLongStrings(body, start, minBytes) : [];
   if (long.length === 0) {
     try {
-      return JSON.parse(body.toString('utf8', start));
+      return yield* parseText(body.toString('utf8', start));
     } catch (error) {
       throw notJson(error);
     }
@@ -101,12 +121,12 @@ export function parseJsonBody(body: Buffer, minBytes = LONG_STRING_BYTES): unkno
   parts.push(body.toString('utf8', from));
   let value: unknown;
   try {
-    value = JSON.parse(parts.join(''));
+    value = yield* parseText(parts.join(''));
   } catch (error) {
     throw notJson(new SyntaxError(inBodyTerms(error, long, token, start)));
   }
   const strings = long.map(({ open, close }) => new JsonStringBytes(body.subarray(open + 1, close), open + 1));
-  return resolvePlaceholders(value, strings, token);
+  return yield* resolvePlaceholders(value, strings, token);
 }
 
 /** A parse error of the text with placeholders, its position moved back to the body's and no placeholder shown. */
@@ -130,7 +150,7 @@ function placeholderIndex(value: unknown, token: string): number | undefined {
 }
 
 /** Each placeholder back: a file's `data` as bytes, any other string as the string (a SyntaxError there is a 400). */
-function resolvePlaceholders(value: unknown, strings: JsonStringBytes[], token: string): unknown {
+function* resolvePlaceholders(value: unknown, strings: JsonStringBytes[], token: string): PacedWork<unknown> {
   let left = strings.length;
   if (isPlainObject(value) && Array.isArray(value.contents)) {
     for (const item of value.contents) {
@@ -152,7 +172,9 @@ function resolvePlaceholders(value: unknown, strings: JsonStringBytes[], token: 
   if (top !== undefined) return text(top);
   // the rest: walked until every placeholder is found (JSON.parse drops a duplicate key's earlier value, so maybe never)
   const stack: unknown[] = [value];
+  let visited = 0;
   while (left > 0 && stack.length > 0) {
+    if (++visited % NODES_PER_TURN === 0) yield;
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
     const record = node as Record<string, unknown>;
@@ -203,23 +225,37 @@ function readKnownLength(req: Request, length: number): Promise<Buffer> {
   });
 }
 
+/** A request whose body's bytes jsonBody kept (`keepBytes`). */
+export type RawBodyRequest = Request & { rawBody?: Buffer };
+
+export interface JsonBodyOptions {
+  /**
+   * Every string a string (none left as body bytes) and the body's bytes kept
+   * as `req.rawBody`: POST /v1/jobs stores them, and the decode thread may not
+   * take them. Its parse is still paced (PACED_PARSE_CHARS).
+   */
+  keepBytes?: boolean;
+}
+
 /**
  * The middleware. A plain body whose Content-Length is within the limit is read
  * by readKnownLength; any other (compressed, chunked, too large) by express.raw
  * (limit -> 413, Content-Encoding, abort: express.json's errors); then
- * parseJsonBody. A charset other than UTF-8 is express.json's to read or refuse.
+ * parseJsonBodyPaced. A charset other than UTF-8 is express.json's to read or refuse.
  */
-export function jsonBody(limitBytes: number): RequestHandler {
-  const json = express.json({ limit: limitBytes, strict: false });
+export function jsonBody(limitBytes: number, options: JsonBodyOptions = {}): RequestHandler {
+  const keep = (req: Request, bytes: Buffer) => {
+    if (options.keepBytes) (req as RawBodyRequest).rawBody = bytes;
+  };
+  const json = express.json({ limit: limitBytes, strict: false, verify: (req, _res, bytes) => keep(req as Request, bytes) });
   const raw = express.raw({ limit: limitBytes, type: () => true });
   const parse = (req: Request, body: unknown, next: NextFunction) => {
     if (!Buffer.isBuffer(body)) return next();
-    try {
-      req.body = parseJsonBody(body);
-    } catch (parseError) {
-      return next(parseError);
-    }
-    next();
+    keep(req, body);
+    parseJsonBodyPaced(body, options.keepBytes ? Infinity : LONG_STRING_BYTES).then((value) => {
+      req.body = value;
+      next();
+    }, next);
   };
   return (req, res, next) => {
     if (req.is('application/json') !== 'application/json' || !isUtf8(req.headers['content-type'])) {

@@ -6,6 +6,8 @@
  * Failures are returned as data (PdfFailure), not thrown: AppError's class
  * identity does not survive the thread boundary, so pdf.ts maps them.
  */
+// first: it keeps the thread's builtins before pdf.js's core-js replaces them (pdfjs-builtins.ts)
+import { restoreNativeBuiltins } from './pdfjs-builtins.js';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -27,6 +29,7 @@ import { XmlProblem } from './einvoice/xml.js';
 // "fake worker") at once instead of importing it lazily on the first document.
 const workerModulePath = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = await import(workerModulePath);
+restoreNativeBuiltins();
 
 // pdf.js can reject a promise of a document already destroyed that nobody awaits (a damaged page parsed
 // lazily after the task failed on another one). Node ends a thread on an unhandled rejection, which failed

@@ -19,7 +19,7 @@ export function valueAtPointer(root: unknown, pointer: string): unknown {
   for (const token of splitPointer(pointer)) {
     if (typeof current !== 'object' || current === null) return undefined;
     if (Array.isArray(current)) {
-      if (!/^(?:0|[1-9]\d*)$/.test(token)) return undefined;
+      if (!isArrayIndex(token)) return undefined;
       current = current[Number(token)];
     } else {
       if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
@@ -27,4 +27,9 @@ export function valueAtPointer(root: unknown, pointer: string): unknown {
     }
   }
   return current;
+}
+
+/** Whether a reference token names an array item: a decimal index without leading zeros (RFC 6901). */
+export function isArrayIndex(token: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(token);
 }

@@ -266,7 +266,10 @@ describe('docshape extract (the command line)', function () {
       // the engine waits for the test: the jobs stay unfinished while the first run is interrupted
       const engine: Engine = Object.assign(Object.create(shared.engine) as Engine, { extract: async (input: Parameters<Engine['extract']>[0]) => (await gate, shared.engine.extract(input)) });
       jobs = await startJobs(testConfig(), silentLogger());
-      server = await startTestServer({ ...shared, engine }, {}, { jobs });
+      // and no job starts before the gate opens: the corrupt PNG's job fails before the engine, and four concurrent
+      // submits reach the queue in any order, so a worker could otherwise end it before the first run is interrupted
+      const gatedWorkers: JobsRuntime = { ...jobs, startWorkers: (pipeline, observer) => void gate.then(() => jobs.startWorkers(pipeline, observer)) };
+      server = await startTestServer({ ...shared, engine }, {}, { jobs: gatedWorkers });
     });
     after(async () => {
       openGate();

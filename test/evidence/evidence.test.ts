@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { combineReadings, FEATURE_NAMES, featureVector, sigmoid, singleReadingConfidence, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
 import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
-import { exactness, irregular, schemaAt, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
+import { exactness, irregular, schemaAt, signed, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
 import type { Document, Page } from '../../src/document/document.js';
 import { undoQuarterTurn } from '../../src/document/page-frame.js';
@@ -138,7 +138,7 @@ describe('evidence: what is known about a value', () => {
     document.files[0]!.pages[0]!.lines[0]!.words[1]!.weakest = 0.41;
     const features = valueFeatures('/total', 10.8, { words: [ref(0, 1)], score: 0.9, competition: { rivals: 1, margin: 0.3 } }, 'none', { document, index: new DocumentIndex(document), schema, dateOrder: 'dmy' });
     expect(features).to.deep.equal({
-      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, irregular: false, agreement: 'none',
+      kind: 'amount', located: true, exactness: 1, textLayer: false, ocrMin: 0.93, weakestLetter: 0.41, lines: 1, score: 0.9, rivals: 1, margin: 0.3, repeats: 1, addsUp: true, answerSum: undefined, negative: false, irregular: false, agreement: 'none',
     });
   });
 
@@ -156,6 +156,27 @@ describe('evidence: what is known about a value', () => {
     expect(features([ref(0, 1)]).ocrEngine).to.equal('tesseract');
     expect(features([ref(0, 1, 1)])).to.not.have.property('ocrEngine');
     expect(features([])).to.include({ weakestLetter: 0, located: false });
+  });
+
+  it('calls an amount negative when it is returned or printed negative (a minus before or after, brackets), whatever its words hold besides', () => {
+    const document = buildDocument(['Gesamtbetrag -233,47 EUR', 'MwSt. 14,99-', 'Net (218.48)', 'Total 104,90', 'Ref 2024-233']);
+    const index = new DocumentIndex(document);
+    const schema = { type: 'object', properties: { amount: { type: 'string' }, number: { type: 'number' }, reference: { type: 'string' } } };
+    const negative = (pointer: string, value: unknown, words: ReturnType<typeof ref>[]) => valueFeatures(pointer, value, { words }, 'none', { document, index, schema, dateOrder: 'dmy' }).negative;
+    // printed negative, returned positive or negative: the sign is the caller's convention either way
+    expect(negative('/amount', '233.47', [ref(0, 1)])).to.equal(true);
+    expect(negative('/amount', '-233.47', [ref(0, 1)])).to.equal(true);
+    expect(negative('/number', 14.99, [ref(1, 1)])).to.equal(true);
+    expect(negative('/amount', '218.48', [ref(2, 1)])).to.equal(true);
+    // returned negative with no words to show for it
+    expect(negative('/number', -8.79, [])).to.equal(true);
+    // positive as printed and as returned; a dash in a reference is no sign, nor a minus on another number
+    expect(negative('/amount', '104.90', [ref(3, 1)])).to.equal(false);
+    expect(negative('/number', 104.9, [ref(3, 0), ref(3, 1)])).to.equal(false);
+    expect(signed(233, ['2024-233'])).to.equal(false);
+    expect(signed(233.47, ['-233.48'])).to.equal(false);
+    // a value that is no amount has no sign
+    expect(negative('/reference', 'Ref 2024-233', [ref(4, 0), ref(4, 1)])).to.equal(false);
   });
 
   it('sees amounts of the answer that sum up (a + b = c, whichever fields), only outside lists and with three amounts at least', () => {
@@ -195,10 +216,20 @@ describe('evidence: confidence', () => {
 
   it('scores a value with the set fitted for the OCR engine that read it, and a text layer\'s with the default engine\'s', () => {
     const flat = (intercept: number) => ({ fittedOn: 'test', kinds: Object.fromEntries(VALUE_KINDS.map((kind): [ValueKind, KindModel] => [kind, { intercept, weights: [] }])) as Record<ValueKind, KindModel> });
-    const model: ConfidenceModel = { features: FEATURE_NAMES, byOcr: { paddle: flat(2), tesseract: flat(-1) }, combine: { fitted: false, modelPrior: Object.fromEntries(VALUE_KINDS.map((kind) => [kind, 0.5])) as Record<ValueKind, number>, coincidence: 0.3 } };
+    const model: ConfidenceModel = { features: FEATURE_NAMES, byOcr: { paddle: flat(2), tesseract: flat(-1) }, negativeSign: 0.5, combine: { fitted: false, modelPrior: Object.fromEntries(VALUE_KINDS.map((kind) => [kind, 0.5])) as Record<ValueKind, number>, coincidence: 0.3 } };
     expect(singleReadingConfidence({ ...base, ocrEngine: 'paddle' }, model)).to.be.closeTo(sigmoid(2), 1e-12);
     expect(singleReadingConfidence({ ...base, ocrEngine: 'tesseract' }, model)).to.be.closeTo(sigmoid(-1), 1e-12);
     expect(singleReadingConfidence({ ...base, textLayer: true }, model)).to.be.closeTo(sigmoid(2), 1e-12);
+  });
+
+  it('scores a negative amount as a reading whose sign is right with the fitted rate, below the same amount unsigned', () => {
+    const flat = { fittedOn: 'test', kinds: Object.fromEntries(VALUE_KINDS.map((kind): [ValueKind, KindModel] => [kind, { intercept: 3, weights: [] }])) as Record<ValueKind, KindModel> };
+    const model: ConfidenceModel = { features: FEATURE_NAMES, byOcr: { paddle: flat, tesseract: flat }, negativeSign: 0.6, combine: { fitted: false, modelPrior: Object.fromEntries(VALUE_KINDS.map((kind) => [kind, 0.5])) as Record<ValueKind, number>, coincidence: 0.3 } };
+    expect(singleReadingConfidence({ ...base, negative: true }, model)).to.be.closeTo(sigmoid(3) * 0.6, 1e-12);
+    expect(singleReadingConfidence({ ...base, negative: false }, model)).to.be.closeTo(sigmoid(3), 1e-12);
+    // the shipped model: a sure reading of a credit's total is not sure of its sign
+    const sure = { ...base, ocrMin: 0.999, weakestLetter: 0.999, addsUp: true, answerSum: true };
+    expect(singleReadingConfidence({ ...sure, negative: true })).to.be.below(0.9).and.below(singleReadingConfidence(sure));
   });
 
   it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {

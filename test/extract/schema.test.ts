@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { compileCallerSchema, makeNullable, type JsonSchema } from '../../src/extract/schema.js';
+import { SchemaPatterns } from '../../src/extract/linear-regexp.js';
+import { schemasCompiledOnThread } from '../../src/extract/schema-compile-thread.js';
+import { compileCallerSchema, compileCallerSchemaOffThread, makeNullable, type JsonSchema } from '../../src/extract/schema.js';
 import { viewSchema } from '../../src/extract/schema-view.js';
 import { cpuMsOf } from '../helpers/cpu-time.js';
 import { expectLinearGrowth } from '../helpers/growth.js';
@@ -160,6 +162,97 @@ describe('compileCallerSchema', () => {
     expect(compiled.validateNullable({ name: null, kind: null, items: [{ q: null }] })).to.equal(true);
     expect(compiled.validateNullable({ name: null, kind: 'c', items: [] })).to.equal(false);
     expect(compiled.validateNullable({ name: null, kind: null, items: [null] })).to.equal(false);
+  });
+});
+
+describe('compileCallerSchemaOffThread', () => {
+  const unique = () => `${Date.now()}_${Math.random().toString(36).slice(2)}`;
+
+  it('compiles a new schema on the schema-compile thread into validators that judge as the in-place ones do', async () => {
+    const name = `code_${unique()}`;
+    const schema = {
+      type: 'object',
+      properties: { [name]: { type: 'string', pattern: '^[A-Z]{2}-\\d{5}$' }, issued: { type: 'string', format: 'date' }, lines: { type: 'array', items: { type: 'number', minimum: 0 } } },
+      required: [name],
+    };
+    const before = schemasCompiledOnThread();
+    const compiled = await compileCallerSchemaOffThread(schema);
+    expect(schemasCompiledOnThread()).to.equal(before + 1);
+    const inPlace = compileCallerSchema(JSON.parse(JSON.stringify({ ...schema, description: 'the same, compiled in place' })) as JsonSchema);
+    for (const value of [{ [name]: 'AB-12345', issued: '2024-03-14', lines: [1, 2] }, { [name]: 'ab-12345' }, { [name]: 'AB-12345', issued: '14.03.2024' }, { lines: [-1] }, {}]) {
+      expect(compiled.validate(value), JSON.stringify(value)).to.equal(inPlace.validate(value));
+      expect(compiled.validate.errors ?? null, JSON.stringify(value)).to.deep.equal(inPlace.validate.errors ?? null);
+    }
+    expect(compiled.validateNullable({ [name]: null, issued: null, lines: [] })).to.equal(true);
+    // sent again: from the cache, not the thread
+    expect(await compileCallerSchemaOffThread(JSON.parse(JSON.stringify(schema)))).to.equal(compiled);
+    expect(schemasCompiledOnThread()).to.equal(before + 1);
+  });
+
+  it('compiles a schema sent by two requests at once only once', async () => {
+    const schema = { type: 'object', properties: { [`total_${unique()}`]: { type: 'number' } } };
+    const before = schemasCompiledOnThread();
+    const [first, second] = await Promise.all([compileCallerSchemaOffThread(schema), compileCallerSchemaOffThread(JSON.parse(JSON.stringify(schema)))]);
+    expect(first).to.equal(second);
+    expect(schemasCompiledOnThread()).to.equal(before + 1);
+  });
+
+  it('refuses what the in-place compile refuses, with the same 400', async () => {
+    for (const schema of [
+      { type: 'object', properties: { a: { $ref: 'https://example.com/remote.json' } } },
+      { type: 'object', properties: { a: { type: 'string', pattern: '(?=x)' } } },
+      { type: 'object', properties: { a: { type: 'strin' } } },
+      { type: 'array', items: { type: 'string' } },
+    ]) {
+      const inPlace = compileError(schema);
+      let offThread: unknown;
+      await compileCallerSchemaOffThread(schema).catch((error: unknown) => (offThread = error));
+      expect(offThread, JSON.stringify(schema)).to.be.instanceOf(AppError);
+      expect((offThread as AppError).status).to.equal(400);
+      expect((offThread as AppError).message).to.equal(inPlace.message);
+      expect((offThread as AppError).details).to.deep.equal(inPlace.details);
+    }
+  });
+
+  it('gives up waiting when the request is aborted', async () => {
+    const controller = new AbortController();
+    const waiting = compileCallerSchemaOffThread({ type: 'object', properties: { [`x_${unique()}`]: { type: 'string' } } }, 'schema', controller.signal);
+    controller.abort(new Error('client gone'));
+    let reason: unknown;
+    await waiting.catch((error: unknown) => (reason = error));
+    expect((reason as Error).message).to.equal('client gone');
+  });
+});
+
+describe('a schema\'s patterns', () => {
+  it('refuses a pattern that compiles to more than 2,500 instructions, naming its place (ten of them held the loop 5 s)', () => {
+    const error = compileError({ type: 'object', properties: { code: { type: 'string', pattern: 'a{1,100}'.repeat(100) } } });
+    expect(error.message).to.equal('schema.properties.code.pattern: the pattern compiles to 19902 instructions (counted repeats such as {1,100} are written out); the limit is 2500 per pattern');
+  });
+
+  it('refuses patterns that compile to more than 20,000 instructions in all, and counts a pattern used twice once', () => {
+    // "^.{0,990}x0" is 1,985 instructions: ten fit, eleven do not
+    const schemaWith = (count: number, repeated = 0) => ({
+      type: 'object',
+      properties: Object.fromEntries([
+        ...Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string', pattern: `^.{0,990}x${i}` }]),
+        ...Array.from({ length: repeated }, (_, i) => [`again${i}`, { type: 'string', pattern: '^.{0,990}x0' }]),
+      ]),
+    });
+    expect(compileCallerSchema(schemaWith(10, 20)).validate({ p0: 'abcx0', again3: 'x0' })).to.equal(true);
+    expect(compileError(schemaWith(11)).message).to.match(/^schema: its patterns compile to more than 20000 instructions in all \(at schema\.properties\.p10\.pattern\)/);
+  });
+
+  it('compiles each of a schema\'s patterns once, one unit of paced work each, before its validators run', () => {
+    const patterns = new SchemaPatterns();
+    const work = patterns.compiling(['^a+$', '^b+$', '^a+$']);
+    let units = 0;
+    while (!work.next().done) units++;
+    expect(units).to.equal(3);
+    expect(patterns.size).to.equal(2);
+    expect(patterns.engine('^a+$').test('aaa')).to.equal(true);
+    expect(patterns.engine('^c+$').test('ccc'), 'a pattern not compiled ahead compiles at its first test').to.equal(true);
+    expect(patterns.size).to.equal(3);
   });
 });
 

@@ -129,6 +129,14 @@ describe('decodeContents', () => {
       for (const mime of SUPPORTED_MIME_TYPES) expect(message).to.include(mime);
     });
 
+    it('a mimeType longer than any media type, without quoting it back', () => {
+      const message = decodeOne({ mimeType: `image/${'x'.repeat(300)}`, data: SAMPLES['image/png'].toString('base64') }, 1);
+      expect(message).to.match(/^contents\[1\]\.mimeType of 306 characters is not a media type; use one of /);
+      expect(message.length).to.be.below(200);
+      // surrounding spaces are no part of the type, however many
+      expect(() => decodeContents([item(`image/png${' '.repeat(300)}`, SAMPLES['image/png'])], LIMITS)).to.not.throw();
+    });
+
     it('a non-string filename', () => {
       expect(decodeOne({ mimeType: 'image/png', data: SAMPLES['image/png'].toString('base64'), filename: 3 }, 1)).to.include(
         'contents[1].filename',

@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf, truncate } from '../fixtures/pdfs.js';
+import { healthzDuring } from '../helpers/healthz.js';
 import { NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, TEST_API_KEY, type JsonResponse, type RunningServer } from '../helpers/test-server.js';
 
@@ -162,6 +163,18 @@ for (const queue of ['in-process', 'redis'] as const) {
       const bigMetadata = await postJson(`${base}/v1/jobs`, { schema: invoiceSchema, contents: [content(png, 'image/png')], metadata: { note: 'x'.repeat(20_000) } });
       expect(bigMetadata.status).to.equal(400);
       expect(bigMetadata.body.error).to.match(/metadata must be at most/);
+    });
+
+    it('reads a body of millions of small values in slices, as POST /v1/ does: the same 400, /healthz answering throughout', async () => {
+      const properties = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: 'string' }]));
+      const request = { schema: { type: 'object', properties }, contents: [content(await makeReceiptImage('png'), 'image/png')] };
+      const direct = await postJson(`${base}/v1/`, request);
+      const work = postJson(`${base}/v1/jobs`, request);
+      const { longestStallMs } = await healthzDuring(base, work);
+      const job = await work;
+      expect(direct.status).to.equal(400);
+      expect(job.body).to.deep.equal(direct.body);
+      expect(longestStallMs, 'longest event-loop stall, CPU ms').to.be.below(100);
     });
 
     it('Idempotency-Key: the same body returns the same job, another body is a 422 naming the conflict', async () => {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
+import { hintStats } from '../../../src/engines/rules/core/labels.js';
+import { tokenRunStats } from '../../../src/engines/rules/core/fuzzy.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';
 import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
@@ -265,6 +267,27 @@ describe('RulesEngine', () => {
       properties: { jurisdiction: { type: 'string' }, party: { type: 'array', items: { type: 'string' } }, term: { type: 'string' } },
     });
     expect(result).to.deep.equal({ jurisdiction: null, party: [], term: null });
+  });
+
+  it("works out a schema's label hints once, not on every request, and answers the same", async () => {
+    const schema: JsonSchema = { ...invoiceSchema, properties: { ...(invoiceSchema.properties as Record<string, JsonSchema>), reference_code: { type: 'string', description: 'Order reference printed by the seller' } } };
+    const first = await extract(buildDocument(invoiceLines), schema);
+    const computed = hintStats.computed;
+    expect(await extract(buildDocument(invoiceLines), schema)).to.deep.equal(first);
+    expect(hintStats.computed).to.equal(computed);
+  });
+
+  it("matches every label of every field on a line's tokens prepared once: the preparing grows with the lines, not with the fields", async () => {
+    const prepared = async (schema: JsonSchema): Promise<number> => {
+      const before = tokenRunStats.prepared;
+      await extract(buildDocument(invoiceLines), schema);
+      return tokenRunStats.prepared - before;
+    };
+    const scalar = (names: string[]): JsonSchema => ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) });
+    const few = await prepared(scalar(['invoice_number', 'total']));
+    const many = await prepared(scalar(['invoice_number', 'total', 'subtotal', 'tax', 'invoice_date', 'due_date', 'order_number', 'customer_number', 'discount', 'currency']));
+    expect(few).to.be.at.most(invoiceLines.length);
+    expect(many).to.equal(few);
   });
 
   it('stops when the request is aborted', async () => {

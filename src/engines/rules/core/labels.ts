@@ -146,7 +146,33 @@ const DESCRIPTION_STOPWORDS = new Set(['the', 'a', 'an', 'of', 'or', 'and', 'to'
 const MAX_NAME_CHARS = 256;
 const MAX_DESCRIPTION_CHARS = 4000;
 
-export function hintsFor(fullName: string, fullDescription = '', parentWords: string[] = [], languages: ReadingLanguages = EVERY_LANGUAGE): FieldHints {
+/** Hints worked out, for tests that check a schema's are worked out once, not on every request. */
+export const hintStats = { computed: 0 };
+
+const HINT_CACHE_LIMIT = 2000;
+/**
+ * A schema's hints, by property name, description, parent and languages: the
+ * same schema comes with request after request, and working out a property's
+ * hundred labels was an eighth of a small invoice's extraction. Frozen, since
+ * every caller shares them (callers copy to narrow: scopedHints, singularHints).
+ */
+const hintCache = new Map<string, FieldHints>();
+
+export function hintsFor(fullName: string, fullDescription = '', parentWords: readonly string[] = [], languages: ReadingLanguages = EVERY_LANGUAGE): FieldHints {
+  const key = JSON.stringify([fullName.slice(0, MAX_NAME_CHARS), fullDescription.slice(0, MAX_DESCRIPTION_CHARS), parentWords, languages.map((language) => language.code)]);
+  const known = hintCache.get(key);
+  if (known) return known;
+  hintStats.computed++;
+  const hints = computeHints(fullName, fullDescription, parentWords, languages);
+  for (const label of hints.labels) Object.freeze(label);
+  for (const list of [hints.labels, hints.nameWords, hints.qualifiers, hints.negatives]) Object.freeze(list);
+  Object.freeze(hints);
+  if (hintCache.size >= HINT_CACHE_LIMIT) hintCache.clear();
+  hintCache.set(key, hints);
+  return hints;
+}
+
+function computeHints(fullName: string, fullDescription: string, parentWords: readonly string[], languages: ReadingLanguages): FieldHints {
   const vocabulary = vocabularyOf(languages);
   const name = fullName.slice(0, MAX_NAME_CHARS);
   const description = fullDescription.slice(0, MAX_DESCRIPTION_CHARS);

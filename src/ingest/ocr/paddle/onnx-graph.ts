@@ -4,7 +4,7 @@
  * decoded (ONNX's onnx.proto field numbers, noted below); every other field
  * of the model, graph and nodes is written back as it was read.
  */
-import { asString, floats, MessageWriter, readFields, varints, type Field } from './onnx-protobuf.js';
+import { asString, floats, MessageWriter, readFields, varints, Wire, type Field } from './onnx-protobuf.js';
 
 // ModelProto
 const MODEL_GRAPH = 7;
@@ -43,6 +43,7 @@ const TENSOR_NAME = 8;
 const TENSOR_RAW_DATA = 9;
 const TENSOR_DATA_LOCATION = 14;
 const DATA_TYPE_FLOAT = 1;
+const DATA_TYPE_INT8 = 3;
 const DATA_TYPE_INT32 = 6;
 const DATA_TYPE_INT64 = 7;
 const DATA_LOCATION_EXTERNAL = 1;
@@ -121,15 +122,41 @@ export class OnnxGraph {
     return name;
   }
 
+  /** Adds an int8 initializer under a name not yet used in the graph, and returns that name. */
+  addInt8Initializer(wanted: string, dims: number[], data: Int8Array): string {
+    const name = this.freshName(wanted);
+    const writer = new MessageWriter();
+    for (const dim of dims) writer.varint(TENSOR_DIMS, dim);
+    const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    this.initializers.set(name, writer.varint(TENSOR_DATA_TYPE, DATA_TYPE_INT8).string(TENSOR_NAME, name).bytes(TENSOR_RAW_DATA, raw).finish());
+    return name;
+  }
+
   /** The version of the standard operator set the model imports (0 when it names none). */
   opsetVersion(): number {
+    return this.importedVersion('');
+  }
+
+  /** The version of an operator domain the model imports ('' the standard one), 0 when it imports none. */
+  importedVersion(wanted: string): number {
+    const standard = (name: string) => name === '' || name === 'ai.onnx';
     for (const field of this.modelFields) {
       if (field.number !== MODEL_OPSET_IMPORT) continue;
       const opset = readFields(field.value as Uint8Array);
-      const domain = opset.find((f) => f.number === OPSET_DOMAIN);
-      if (!domain || asString(domain) === '' || asString(domain) === 'ai.onnx') return Number(varints(opset, OPSET_VERSION)[0] ?? 0);
+      const domainField = opset.find((f) => f.number === OPSET_DOMAIN);
+      const domain = domainField ? asString(domainField) : '';
+      if (domain === wanted || (standard(domain) && standard(wanted))) return Number(varints(opset, OPSET_VERSION)[0] ?? 0);
     }
     return 0;
+  }
+
+  /** Makes the model import an operator domain (com.microsoft, ...) at `version`, for nodes a rewrite adds; false when it imports another version already. */
+  importDomain(domain: string, version: number): boolean {
+    const imported = this.importedVersion(domain);
+    if (imported !== 0) return imported === version;
+    const opset = new MessageWriter().string(OPSET_DOMAIN, domain).varint(OPSET_VERSION, version).finish();
+    this.modelFields.push({ number: MODEL_OPSET_IMPORT, wire: Wire.Bytes, value: opset, raw: new MessageWriter().bytes(MODEL_OPSET_IMPORT, opset).finish() });
+    return true;
   }
 
   /** A name for a new value or initializer, `wanted` unless the graph already uses it. */

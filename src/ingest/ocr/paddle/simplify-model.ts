@@ -14,6 +14,7 @@
  * out as it went in.
  */
 import { addBestClassOutputs, type BestClassOutputs } from './best-class-outputs.js';
+import { DEFAULT_QUANTIZE_CLASSIFIER, quantizeClassifier, type QuantizeClassifierOptions, type QuantizedClassifier } from './int8-classifier.js';
 import { floatAttribute, nodeFloatAttribute, OnnxGraph, type FloatTensor, type OnnxNode } from './onnx-graph.js';
 
 export interface Simplified {
@@ -24,6 +25,8 @@ export interface Simplified {
   hardSwishes: number;
   /** Names of the per-column outputs added to a recogniser (when asked for and its graph allows). */
   bestClass?: BestClassOutputs;
+  /** The recogniser's classifier layer, when it was rewritten to int8 weights (int8-classifier.ts). */
+  int8Classifier?: QuantizedClassifier;
 }
 
 /** Nodes reading each value. */
@@ -177,14 +180,15 @@ class Rewriter {
  * bytes that are no protobuf message; a model with subgraphs is returned
  * unchanged.
  */
-export function simplifyModel(bytes: Uint8Array, options: { recogniser?: boolean } = {}): Simplified {
+export function simplifyModel(bytes: Uint8Array, options: { recogniser?: boolean; int8Classifier?: QuantizeClassifierOptions | false } = {}): Simplified {
   const graph = new OnnxGraph(bytes);
   if (graph.hasSubgraphs) return { model: bytes, foldedIntoConv: 0, hardSwishes: 0 };
   const rewriter = new Rewriter(graph);
   const foldedIntoConv = rewriter.foldScalarsIntoConvs();
   const hardSwishes = rewriter.hardSwishes();
   if (foldedIntoConv > 0 || hardSwishes > 0) graph.dropUnused();
+  const int8 = options.recogniser && options.int8Classifier !== false ? quantizeClassifier(graph, options.int8Classifier ?? DEFAULT_QUANTIZE_CLASSIFIER) : undefined;
   const bestClass = options.recogniser ? addBestClassOutputs(graph) : undefined;
-  if (foldedIntoConv === 0 && hardSwishes === 0 && !bestClass) return { model: bytes, foldedIntoConv, hardSwishes };
-  return { model: graph.write(), foldedIntoConv, hardSwishes, ...(bestClass ? { bestClass } : {}) };
+  if (foldedIntoConv === 0 && hardSwishes === 0 && !bestClass && !int8) return { model: bytes, foldedIntoConv, hardSwishes };
+  return { model: graph.write(), foldedIntoConv, hardSwishes, ...(bestClass ? { bestClass } : {}), ...(int8 ? { int8Classifier: int8 } : {}) };
 }
