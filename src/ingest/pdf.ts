@@ -48,6 +48,14 @@ const DEFAULT_TASK_TIMEOUT_MS = 120_000;
  * only photos never needs; starting one costs the first PDF ~0.1-0.3 s.
  */
 const IDLE_WORKER_EXIT_MS = 60_000;
+/**
+ * V8's young generation of a pdf.js thread. With V8's default (16 MB
+ * semi-spaces, as the event loop had before NODE_OPTIONS) the thread grew by
+ * ~45 MB over 200 one-page invoices, ~23 MB of it young generation; capped
+ * here (8 MB of semi-space) it grew by ~24 MB, for the same CPU per PDF
+ * (measured side by side; README "Memory").
+ */
+export const PDF_THREAD_YOUNG_GENERATION_MB = 8;
 
 function megabytes(bytes: number): string {
   return String(Math.round((bytes / (1024 * 1024)) * 10) / 10);
@@ -117,6 +125,7 @@ export class PdfProcessor {
       idleTimeout: IDLE_WORKER_EXIT_MS,
       concurrentTasksPerWorker: 1,
       execArgv: [...ESM_WORKER_EXEC_ARGV],
+      resourceLimits: { maxYoungGenerationSizeMb: PDF_THREAD_YOUNG_GENERATION_MB },
     });
     // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.
     this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
