@@ -26,7 +26,7 @@ import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/p
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
-import { startServiceLikeNpmStart } from './service-process.js';
+import { startServiceLikeNpmStart, type ServiceProcess } from './service-process.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
 import { pdfDocumentOptions } from '../src/ingest/pdf-options.js';
@@ -242,59 +242,67 @@ async function pdfjsTextAlone(bytes: Buffer): Promise<void> {
  * of each in turn, so that both see the same machine; the ratio of the medians
  * is what the service adds (HTTP, the PDF thread, the engine, finalize) to the
  * text extraction it cannot do without. Twice: the first 25 requests after
- * start (the PDF thread starts, code is compiled), then 200 warm ones.
+ * start (the PDF thread starts, code is compiled), then 200 warm ones; and
+ * the first 25 after a start with WARM_UP=8, which does both before it listens.
  */
 async function benchTextPdfAgainstPdfjs(): Promise<void> {
   const apiKey = 'bench-key';
+  const invoice = await makeInvoicePdf();
+  const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };
+  const body = JSON.stringify({ schema, contents: [{ mimeType: 'application/pdf', data: invoice.toString('base64') }] });
+  // CPU of every thread: the service process's while it answers, this process's while pdf.js reads alone
+  const post = async (service: ServiceProcess) => {
+    const response = await fetch(`http://127.0.0.1:${service.port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+    await response.text();
+    if (response.status !== 200) throw new Error(`born-digital invoice: HTTP ${response.status}`);
+  };
+  const measureRound = async (service: ServiceProcess, runs: number) => {
+    const serviceWall: number[] = [];
+    const aloneWall: number[] = [];
+    let serviceCpuMs = 0;
+    let aloneCpuMs = 0;
+    const measureService = async () => {
+      const cpuBefore = service.cpuSeconds();
+      serviceWall.push((await timed(() => post(service)))[1]);
+      serviceCpuMs += (service.cpuSeconds() - cpuBefore) * 1000;
+    };
+    const measureAlone = async () => {
+      const cpuBefore = process.cpuUsage();
+      aloneWall.push((await timed(() => pdfjsTextAlone(invoice)))[1]);
+      const used = process.cpuUsage(cpuBefore);
+      aloneCpuMs += (used.user + used.system) / 1000;
+    };
+    for (let i = 0; i < runs; i++) {
+      for (const measure of i % 2 === 0 ? [measureService, measureAlone] : [measureAlone, measureService]) await measure();
+    }
+    return { runs, serviceWall, aloneWall, serviceCpuMs, aloneCpuMs };
+  };
+  const median = (values: number[]) => percentile(values, 0.5) ?? NaN;
+  const reportRound = (label: string, { runs, serviceWall, aloneWall, serviceCpuMs, aloneCpuMs }: Awaited<ReturnType<typeof measureRound>>) => {
+    report(
+      `HTTP born-digital invoice PDF (rules) vs pdf.js text alone, ${label}`,
+      `median ${median(serviceWall).toFixed(1)} ms vs ${median(aloneWall).toFixed(1)} ms: ${(median(serviceWall) / median(aloneWall)).toFixed(2)}x (${runs} each, in turn; min ${Math.min(...serviceWall).toFixed(1)} vs ${Math.min(...aloneWall).toFixed(1)} ms)`,
+    );
+    report(
+      '  the same, CPU time per request (all threads)',
+      `mean ${(serviceCpuMs / runs).toFixed(1)} ms (the service process) vs ${(aloneCpuMs / runs).toFixed(1)} ms: ${(serviceCpuMs / aloneCpuMs).toFixed(2)}x (load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores)`,
+    );
+  };
   const service = await startServiceLikeNpmStart({ API_KEYS: apiKey, EXTRACTOR: 'rules' });
   try {
-    const invoice = await makeInvoicePdf();
-    const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, invoice_date: { type: 'string', format: 'date' }, total: { type: 'number' } } };
-    const body = JSON.stringify({ schema, contents: [{ mimeType: 'application/pdf', data: invoice.toString('base64') }] });
-    const post = async () => {
-      const response = await fetch(`http://127.0.0.1:${service.port}/v1/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
-      await response.text();
-      if (response.status !== 200) throw new Error(`born-digital invoice: HTTP ${response.status}`);
-    };
-    // CPU of every thread: the service process's while it answers, this process's while pdf.js reads alone
-    const measureRound = async (runs: number) => {
-      const serviceWall: number[] = [];
-      const aloneWall: number[] = [];
-      let serviceCpuMs = 0;
-      let aloneCpuMs = 0;
-      const measureService = async () => {
-        const cpuBefore = service.cpuSeconds();
-        serviceWall.push((await timed(post))[1]);
-        serviceCpuMs += (service.cpuSeconds() - cpuBefore) * 1000;
-      };
-      const measureAlone = async () => {
-        const cpuBefore = process.cpuUsage();
-        aloneWall.push((await timed(() => pdfjsTextAlone(invoice)))[1]);
-        const used = process.cpuUsage(cpuBefore);
-        aloneCpuMs += (used.user + used.system) / 1000;
-      };
-      for (let i = 0; i < runs; i++) {
-        for (const measure of i % 2 === 0 ? [measureService, measureAlone] : [measureAlone, measureService]) await measure();
-      }
-      return { runs, serviceWall, aloneWall, serviceCpuMs, aloneCpuMs };
-    };
-    const median = (values: number[]) => percentile(values, 0.5) ?? NaN;
-    const reportRound = (label: string, { runs, serviceWall, aloneWall, serviceCpuMs, aloneCpuMs }: Awaited<ReturnType<typeof measureRound>>) => {
-      report(
-        `HTTP born-digital invoice PDF (rules) vs pdf.js text alone, ${label}`,
-        `median ${median(serviceWall).toFixed(1)} ms vs ${median(aloneWall).toFixed(1)} ms: ${(median(serviceWall) / median(aloneWall)).toFixed(2)}x (${runs} each, in turn; min ${Math.min(...serviceWall).toFixed(1)} vs ${Math.min(...aloneWall).toFixed(1)} ms)`,
-      );
-      report(
-        '  the same, CPU time per request (all threads)',
-        `mean ${(serviceCpuMs / runs).toFixed(1)} ms (the service process) vs ${(aloneCpuMs / runs).toFixed(1)} ms: ${(serviceCpuMs / aloneCpuMs).toFixed(2)}x (load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores)`,
-      );
-    };
     // the first requests after start pay for starting the PDF thread and for compiling both paths' code
-    reportRound('the first 25 after start', await measureRound(25));
-    for (let i = 0; i < 30; i++) await post();
-    reportRound('warm (after 55)', await measureRound(200));
+    reportRound('the first 25 after start', await measureRound(service, 25));
+    for (let i = 0; i < 30; i++) await post(service);
+    reportRound('warm (after 55)', await measureRound(service, 200));
   } finally {
     service.stop();
+  }
+  // what the warm-up at start (off by default) saves those first requests
+  const warmed = await startServiceLikeNpmStart({ API_KEYS: apiKey, EXTRACTOR: 'rules', WARM_UP: '8' });
+  try {
+    reportRound('the first 25 after a start with WARM_UP=8', await measureRound(warmed, 25));
+  } finally {
+    warmed.stop();
   }
 }
 

@@ -12,6 +12,7 @@ import { openApiHandler } from './http/openapi.js';
 import { playgroundRoutes } from './http/playground.js';
 import { assignRequestId } from './http/request-context.js';
 import { extractHandler } from './http/v1.js';
+import { warmUp } from './http/warm-up.js';
 import type { JobsRuntime } from './jobs/create-jobs.js';
 import type { Logger } from './logger.js';
 import { MeteredEngine } from './metrics/metered-engine.js';
@@ -85,4 +86,32 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, _res, next) => next(new AppError('not_found', `no route for ${req.method} ${req.path}`)));
   app.use(errorHandler(deps.logger));
   return app;
+}
+
+/** However many requests WARM_UP asks for, the warm-up stops starting new ones after this long (a busy host). */
+const WARM_UP_BUDGET_MS = 2_000;
+
+/**
+ * Before the service listens: WARM_UP requests of a generated invoice PDF
+ * through an app of their own (no metrics, no jobs, only warnings logged),
+ * with the rules engine, which a language-model service has as its
+ * cross-check (a model call would cost seconds and is not the code to
+ * warm). A failure is logged and the service starts all the same: the
+ * warm-up only saves the first callers some milliseconds.
+ */
+export async function warmUpService(deps: Pick<AppDeps, 'config' | 'pipeline' | 'logger'> & { requests: number }): Promise<void> {
+  const { config, pipeline, logger, requests } = deps;
+  if (requests === 0) return;
+  const rules = pipeline.engine.name === 'rules' ? pipeline.engine : pipeline.crossCheck;
+  if (!rules) {
+    logger.info('warm-up skipped: no rules engine to warm up with');
+    return;
+  }
+  try {
+    const app = createApp({ config: { ...config, metrics: false }, pipeline: { ...pipeline, engine: rules }, logger: logger.child({ warmUp: true }, { level: 'warn' }) });
+    const report = await warmUp(app, { requests, apiKey: config.apiKeys[0]!, budgetMs: WARM_UP_BUDGET_MS });
+    logger.info({ requests: report.answered, ms: Math.round(report.ms) }, 'warmed up');
+  } catch (error) {
+    logger.warn({ err: error }, 'warm-up failed; starting all the same');
+  }
 }

@@ -36,6 +36,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** A blocked event loop for longer than this ends the process (0: never); see util/loop-watchdog.ts. */
   eventLoopStallLimitMs: number;
+  /** Requests of a generated invoice PDF the service answers itself before it listens, so the first callers do not pay the pdf.js thread's start and V8's compiling (WARM_UP; 0, the default: none, as the warmed thread costs a photo-only service memory). */
+  warmUpRequests: number;
   /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
   metrics: boolean;
   /** What this process does: serve the API, run queued jobs, or both (ROLE). */
@@ -448,6 +450,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
+    warmUpRequests: readInt(env, 'WARM_UP', 0, 0, 100),
     metrics: readBoolean(env, 'METRICS', true),
     role,
     jobs: {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { createApp } from './app.js';
+import { createApp, warmUpService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startJobs, type JobsRuntime } from './jobs/create-jobs.js';
 import { createLogger, type Logger } from './logger.js';
@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     await services.close();
     throw error;
   }
+  // before the port opens, so that no caller's request runs beside it
+  await warmUpService({ config, pipeline: services, logger, requests: config.warmUpRequests });
   let shuttingDown = false;
   const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown, jobs, api: config.role !== 'worker' });
   let server: Server;

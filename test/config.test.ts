@@ -23,6 +23,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATE_ORDER_FALLBACK: 'auto' })).to.throw(ConfigError, /DATE_ORDER_FALLBACK/);
   });
 
+  it('reads WARM_UP, the warm-up requests before the service listens: none unless set', () => {
+    expect(loadConfig({}).warmUpRequests).to.equal(0);
+    expect(loadConfig({ WARM_UP: '8' }).warmUpRequests).to.equal(8);
+    expect(loadConfig({ WARM_UP: '3' }).warmUpRequests).to.equal(3);
+    expect(() => loadConfig({ WARM_UP: 'yes' })).to.throw(ConfigError, /WARM_UP must be an integer between 0 and 100/);
+  });
+
   it('merges API_KEYS and API_KEYS_FILE, skipping blanks and comments', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docshape-')), 'keys');
     writeFileSync(file, '# team keys\nkey-b\n\nkey-c\n');

@@ -44,10 +44,20 @@ export interface PdfProcessorOptions {
 const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 /**
  * A pdf.js thread idle this long exits. Threads start with the first PDF
- * task, not with the service: each holds ~45 MB, which a service reading
- * only photos never needs; starting one costs the first PDF ~0.1-0.3 s.
+ * task, not with the service: each holds ~65-90 MB (pdf.js's canvas library
+ * among it, which stays loaded after the thread ends), which a service
+ * reading only photos never needs; starting one costs the first PDF ~0.6-2 s
+ * on a busy machine (loading pdf.js is most of it). None is kept for good
+ * (README "Memory").
  */
 const IDLE_WORKER_EXIT_MS = 60_000;
+/**
+ * V8's young generation of a pdf.js thread, in MB. With a Worker's default
+ * (48) its new space grew to 32 MB and the thread by ~45 MB over 200 one-page
+ * invoices; capped here, new space 8 MB and ~24 MB, for the same CPU per PDF
+ * (measured side by side; README "Memory").
+ */
+export const PDF_THREAD_YOUNG_GENERATION_MB = 8;
 
 function megabytes(bytes: number): string {
   return String(Math.round((bytes / (1024 * 1024)) * 10) / 10);
@@ -117,6 +127,7 @@ export class PdfProcessor {
       idleTimeout: IDLE_WORKER_EXIT_MS,
       concurrentTasksPerWorker: 1,
       execArgv: [...ESM_WORKER_EXEC_ARGV],
+      resourceLimits: { maxYoungGenerationSizeMb: PDF_THREAD_YOUNG_GENERATION_MB },
     });
     // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.
     this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));

@@ -8,13 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
-/** Small pools and the rules engine: fast to start, no model needed. Callers override any of it. */
+/** Small pools, the rules engine and no warm-up: fast to start, no model needed. Callers override any of it. */
 export const SERVICE_DEFAULTS: Record<string, string> = {
   PORT: '0',
   HOST: '127.0.0.1',
   OCR_WORKERS: '1',
   PDF_WORKERS: '1',
   EXTRACTOR: 'rules',
+  WARM_UP: '0',
 };
 
 export interface ServiceProcess {

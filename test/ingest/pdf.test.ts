@@ -3,7 +3,7 @@ import { HELVETICA, rawPdf, stream, textContent } from '../../scripts/fuzz/pdf-w
 import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
 import type { BBox, Word } from '../../src/document/document.js';
-import { PdfProcessor, type PdfInspection } from '../../src/ingest/pdf.js';
+import { PDF_THREAD_YOUNG_GENERATION_MB, PdfProcessor, type PdfInspection } from '../../src/ingest/pdf.js';
 import type { GreyRaster } from '../../src/document/raster.js';
 import {
   A4,
@@ -278,6 +278,13 @@ describe('PdfProcessor', function () {
     it('rejects bytes that only start like a PDF', async () => {
       const message = await badRequestMessage(processor.inspect(pdfFile(Buffer.from('%PDF-1.7\nthis is not a pdf\n')), 100));
       expect(message).to.match(/^contents\[0\]\.data: PDF cannot be read/);
+    });
+
+    it("runs pdf.js on threads whose V8 young generation is capped (a thread's memory, README \"Memory\")", () => {
+      // the pool is private: its threads are read here only to see what the process asked V8 for
+      const { pool } = processor as unknown as { pool: { threads: { resourceLimits?: { maxYoungGenerationSizeMb?: number } }[] } };
+      expect(pool.threads.length).to.be.above(0);
+      for (const thread of pool.threads) expect(thread.resourceLimits?.maxYoungGenerationSizeMb).to.equal(PDF_THREAD_YOUNG_GENERATION_MB);
     });
 
     it('keeps working after failures (workers survive)', async () => {
