@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     throw error;
   }
   // before the port opens, so that no caller's request runs beside it
-  await warmUpService({ config, pipeline: services, logger, requests: config.warmUpRequests });
+  await warmUpService({ config, pipeline: services, logger, requests: config.warmUpRequests, engineRuns: config.warmUpEngineRuns });
   let shuttingDown = false;
   const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown, jobs, api: config.role !== 'worker' });
   let server: Server;
