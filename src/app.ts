@@ -96,7 +96,8 @@ const ENGINE_WARM_UP_BUDGET_MS = 1_000;
 
 /**
  * Before the service listens: WARM_UP_ENGINE readings of a generated
- * invoice by the rules engine, without pdf.js (http/warm-up-engine.ts),
+ * invoice by the rules engine, without pdf.js (http/warm-up-engine.ts;
+ * only when the rules engine is the service's engine),
  * then WARM_UP requests of a generated invoice PDF through an app of their
  * own (no metrics, no jobs, only warnings logged). Both with the rules
  * engine, which a language-model service has as its cross-check (a model
@@ -112,7 +113,9 @@ export async function warmUpService(deps: Pick<AppDeps, 'config' | 'pipeline' | 
     logger.info('warm-up skipped: no rules engine to warm up with');
     return;
   }
-  if (engineRuns > 0) {
+  // only where the rules engine answers requests: a language-model service's cross-check starts its thread only when
+  // evidence is asked for, and this warm-up would start (and keep) it
+  if (engineRuns > 0 && pipeline.engine === rules) {
     const started = performance.now();
     try {
       const runs = await warmUpEngine({ ...pipeline, engine: rules }, { runs: engineRuns, budgetMs: ENGINE_WARM_UP_BUDGET_MS });
