@@ -319,14 +319,17 @@ async function main(argv: string[]): Promise<number> {
   if (values.write) {
     const day = new Date().toISOString().slice(0, 10);
     const shipped = CONFIDENCE_MODEL as ConfidenceModel;
-    const sameInputs = shipped.features.join() === FEATURE_NAMES.join();
+    // inputs added at the end leave the earlier ones as they were: a kept set scores as before with weight 0 for each new one
+    const sameInputs = FEATURE_NAMES.slice(0, shipped.features.length).join() === shipped.features.join();
+    const padded = (kinds: KindModels): KindModels =>
+      Object.fromEntries(VALUE_KINDS.map((kind) => [kind, { ...kinds[kind], weights: FEATURE_NAMES.map((_, i) => kinds[kind].weights[i] ?? 0) }])) as KindModels;
     const sets = OCR_ENGINE_NAMES.map((engine) => {
       const own = fitted.get(engine);
       const previous = shipped.byOcr[engine];
-      // reports without this engine's readings say nothing new about it: the set fitted earlier on its readings stays (same inputs only)
+      // reports without this engine's readings say nothing new about it: the set fitted earlier on its readings stays (same inputs, or more added at the end)
       if (!own && sameInputs && previous.kinds !== shipped.byOcr[defaultEngine].kinds) {
         const kept = `kept by a refit without ${engine} readings`;
-        return { engine, models: previous.kinds, fittedOn: previous.fittedOn.includes(kept) ? previous.fittedOn : `${previous.fittedOn}; ${kept} (${day})` };
+        return { engine, models: padded(previous.kinds), fittedOn: previous.fittedOn.includes(kept) ? previous.fittedOn : `${previous.fittedOn}; ${kept} (${day})` };
       }
       if (!own) return { engine, models: fallback.models.kinds, sameAs: defaultEngine, fittedOn: `no ${engine} readings among the reports: ${defaultEngine}'s weights, refit with a report read by ${engine}` };
       const datasets = [...new Set(own.samples.map((s) => `${s.dataset.replace(/ \(\d+\)$/, '')} (${s.engine ?? 'text layer'})`))];

@@ -3,6 +3,7 @@ import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
 import { badRequest } from '../errors.js';
 import type { ContentItem } from '../ingest/decode.js';
 import type { RequestOptions } from '../pipeline.js';
+import { jsonFitsIn } from '../util/json-fits.js';
 import { splitPointer } from '../util/json-pointer.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
 
@@ -120,7 +121,7 @@ export function parseExtractionRequest(body: unknown): ExtractionRequestBody {
 
 export function parseJobRequest(body: unknown): JobRequestBody {
   const request = parseWith(validateJobRequest, body);
-  if (request.metadata !== undefined && Buffer.byteLength(JSON.stringify(request.metadata)) > MAX_METADATA_BYTES) {
+  if (request.metadata !== undefined && !jsonFitsIn(request.metadata, MAX_METADATA_BYTES)) {
     throw badRequest(`metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON; it is echoed back and sent in webhooks`);
   }
   return request;

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { combineReadings, FEATURE_NAMES, featureVector, sigmoid, singleReadingConfidence, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
+import { combineReadings, FEATURE_NAMES, featureVector, sigmoid, singleReadingConfidence, SURE_LETTER, WEAK_LABEL_BELOW, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
 import { DocumentIndex } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
 import { exactness, irregular, schemaAt, signed, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
 import type { Document, Page } from '../../src/document/document.js';
 import { undoQuarterTurn } from '../../src/document/page-frame.js';
+import { REREAD_BELOW } from '../../src/ingest/ocr/paddle/read-page.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
@@ -202,7 +203,8 @@ describe('evidence: confidence', () => {
     const p = singleReadingConfidence(base);
     expect(p).to.be.within(0, 1);
     expect(singleReadingConfidence({ ...base, addsUp: true, repeats: 1 })).to.be.above(p);
-    expect(singleReadingConfidence({ ...base, ocrMin: 0.4 })).to.be.below(p);
+    // a word read at 0.4 has no letter surer than that (features.ts: the weakest letter is at most its word's confidence)
+    expect(singleReadingConfidence({ ...base, ocrMin: 0.4, weakestLetter: 0.4 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, score: 0.6 })).to.be.below(p);
     expect(singleReadingConfidence({ ...base, answerSum: true })).to.be.above(p);
     // an irregular shape never makes a date surer (the PP-OCRv6 readings of the dev sets hold no irregular date,
@@ -230,6 +232,34 @@ describe('evidence: confidence', () => {
     // the shipped model: a sure reading of a credit's total is not sure of its sign
     const sure = { ...base, ocrMin: 0.999, weakestLetter: 0.999, addsUp: true, answerSum: true };
     expect(singleReadingConfidence({ ...sure, negative: true })).to.be.below(0.9).and.below(singleReadingConfidence(sure));
+  });
+
+  it('counts a label the engine scored weak as a doubt of its own, and only a scored one', () => {
+    const weakLabel = (features: ValueFeatures) => featureVector(features)[FEATURE_NAMES.indexOf('weakLabel')];
+    expect(weakLabel({ ...base, score: WEAK_LABEL_BELOW - 0.05 })).to.equal(1);
+    expect(weakLabel({ ...base, score: WEAK_LABEL_BELOW })).to.equal(0);
+    expect(weakLabel({ ...base, score: 1 })).to.equal(0);
+    // a value found without a label (a date by its pattern) has no label to be weak
+    expect(weakLabel({ ...base, score: undefined })).to.equal(0);
+    // the shipped model: a value under a weak label is less sure than under a label just strong enough
+    const sure = { ...base, ocrMin: 0.999, weakestLetter: 0.999 };
+    expect(singleReadingConfidence({ ...sure, score: WEAK_LABEL_BELOW - 0.01 })).to.be.below(singleReadingConfidence({ ...sure, score: WEAK_LABEL_BELOW }) - 0.05);
+  });
+
+  it('reads a PP-OCR letter as sure from the cascade\'s re-read threshold up, and Tesseract\'s word confidence on its own scale', () => {
+    // the cascade re-reads every line with a letter below the threshold: above it, letters differ by recogniser, not by doubt
+    expect(SURE_LETTER).to.equal(REREAD_BELOW);
+    const letter = (features: ValueFeatures) => featureVector(features)[FEATURE_NAMES.indexOf('weakestLetter')]!;
+    const paddle = { ...base, ocrEngine: 'paddle' as const };
+    expect(letter({ ...paddle, weakestLetter: 0.995 })).to.equal(letter({ ...paddle, weakestLetter: 0.9999 }));
+    expect(letter({ ...paddle, weakestLetter: SURE_LETTER })).to.equal(letter({ ...paddle, weakestLetter: 0.9999 }));
+    expect(letter({ ...paddle, weakestLetter: 0.95 })).to.be.below(letter({ ...paddle, weakestLetter: SURE_LETTER }));
+    // a text layer is as sure as the surest letter
+    expect(letter({ ...base, textLayer: true, weakestLetter: 1 })).to.equal(letter({ ...paddle, weakestLetter: 0.9999 }));
+    const tesseract = { ...base, ocrEngine: 'tesseract' as const };
+    expect(letter({ ...tesseract, weakestLetter: 0.995 })).to.be.below(letter({ ...tesseract, weakestLetter: 0.999 }));
+    // the shipped model: a letter the full recogniser still doubts makes the value less sure
+    expect(singleReadingConfidence({ ...paddle, ocrMin: 0.999, weakestLetter: 0.9 })).to.be.below(singleReadingConfidence({ ...paddle, ocrMin: 0.999, weakestLetter: 0.999 }));
   });
 
   it('weighs a model\'s value by the rules engine\'s reading: agreement raises it, disagreement lowers it, an invented value is weak', () => {

@@ -2,11 +2,14 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
 import { OnnxGraph } from '../../../src/ingest/ocr/paddle/onnx-graph.js';
-import { MessageWriter } from '../../../src/ingest/ocr/paddle/onnx-protobuf.js';
 import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
 import { columnClasses } from '../../../src/ingest/ocr/paddle/ctc.js';
 import { sampleQuad, writeStrip } from '../../../src/ingest/ocr/paddle/tensors.js';
 import { makeTextRaster } from '../../fixtures/images.js';
+import { floatAttribute, intsAttribute, model as fixedModel, node, tensor } from '../../fixtures/onnx-models.js';
+
+/** A model reading x of 1 x 2 x 5 x 6 and writing outputs of 1 x channels x 5 x 6. */
+const model = (opset: number, nodes: Uint8Array[], initializers: Uint8Array[], outputs: string[], channels: number) => fixedModel(opset, nodes, initializers, outputs, [1, channels, 5, 6]);
 import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
 
 /** Deterministic values in [-1.2, 1.2] with some structure, like a normalised text strip. */
@@ -39,46 +42,6 @@ function maxDifference(a: Float32Array, b: Float32Array): number {
 }
 
 const opTypes = (model: Uint8Array) => new OnnxGraph(model).nodes.map((node) => node.opType);
-
-// A small model written field by field (onnx.proto numbers), so the test needs no ONNX tooling.
-const FLOAT = 1;
-function tensor(name: string, dims: number[], values: number[]): Uint8Array {
-  const raw = new Uint8Array(new Float32Array(values).buffer);
-  const writer = new MessageWriter();
-  for (const dim of dims) writer.varint(1, dim);
-  return writer.varint(2, FLOAT).string(8, name).bytes(9, raw).finish();
-}
-function node(op: string, inputs: string[], outputs: string[], attributes: Uint8Array[] = []): Uint8Array {
-  const writer = new MessageWriter();
-  inputs.forEach((input) => writer.string(1, input));
-  outputs.forEach((output) => writer.string(2, output));
-  writer.string(4, op);
-  attributes.forEach((attribute) => writer.bytes(5, attribute));
-  return writer.finish();
-}
-function floatAttribute(name: string, value: number): Uint8Array {
-  return new MessageWriter().string(1, name).float(2, value).varint(20, 1).finish();
-}
-function intsAttribute(name: string, values: number[]): Uint8Array {
-  const writer = new MessageWriter().string(1, name);
-  values.forEach((value) => writer.varint(8, value));
-  return writer.varint(20, 7).finish();
-}
-function valueInfo(name: string, dims: number[]): Uint8Array {
-  const shape = new MessageWriter();
-  dims.forEach((dim) => shape.bytes(1, new MessageWriter().varint(1, dim).finish()));
-  const tensorType = new MessageWriter().varint(1, FLOAT).bytes(2, shape.finish()).finish();
-  return new MessageWriter().string(1, name).bytes(2, new MessageWriter().bytes(1, tensorType).finish()).finish();
-}
-function model(opset: number, nodes: Uint8Array[], initializers: Uint8Array[], outputs: string[], channels: number): Uint8Array {
-  const graph = new MessageWriter();
-  nodes.forEach((n) => graph.bytes(1, n));
-  graph.string(2, 'test');
-  initializers.forEach((t) => graph.bytes(5, t));
-  graph.bytes(11, valueInfo('x', [1, 2, 5, 6]));
-  outputs.forEach((output) => graph.bytes(12, valueInfo(output, [1, channels, 5, 6])));
-  return new MessageWriter().varint(1, 7).bytes(7, graph.finish()).bytes(8, new MessageWriter().varint(2, opset).finish()).finish();
-}
 
 /**
  * x -> Conv -> Mul(0.5) -> Add(0.25) -> hard-swish (Add 3, Clip 0..6, Mul, Div 6) -> y,

@@ -9,11 +9,14 @@ import ort from 'onnxruntime-node';
 import type { BestClassOutputs } from './best-class-outputs.js';
 import { alphabetFor, columnClasses, type Alphabet } from './ctc.js';
 import { ModelFileError, readDictionary, ROLE_NAMES, type ModelRole, type PaddleModelFiles } from './model-files.js';
+import { joinModels, type JointModel } from './join-models.js';
 import { simplifyModel } from './simplify-model.js';
 import type { PaddleModels, RunModel, RunRecogniser } from './read-page.js';
 
 export interface LoadedModels {
   models: PaddleModels;
+  /** Whether the recogniser and the quick one run as one session (loadJointRecognisers). */
+  recognisersJoined: boolean;
   release(): Promise<void>;
 }
 
@@ -45,37 +48,51 @@ async function modelBytes(role: ModelRole, path: string): Promise<ModelBytes> {
   }
 }
 
-async function openSession(role: ModelRole, path: string, threads: number): Promise<{ session: ort.InferenceSession; bestClass?: BestClassOutputs }> {
+function sessionOptions(threads: number): ort.InferenceSession.SessionOptions {
+  return {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    // ONNX Runtime's own arena rather than a malloc per tensor: input sizes change with every page and
+    // line batch, and glibc kept the fragments of the per-tensor buffers. The arena keeps what the largest
+    // run needed (the detector's page at its pixel budget, a recogniser batch at MAX_BATCH_COLUMNS) and
+    // reuses it: the worker's peak over 20 photos fell from ~410 to ~370 MB, and 5-7% less CPU. A memory
+    // pattern is planned per input shape, which never repeats here: off.
+    enableCpuMemArena: true,
+    enableMemPattern: false,
+    // Threads that spin between operators took CPU from the other workers and from other processes: 1.7x wall time under load.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
+}
+
+/** One model's input and outputs, in a session of its own or in a joint one (join-models.ts). */
+interface ModelHandle {
+  session: ort.InferenceSession;
+  input: string;
+  /** The model's main output. */
+  output: string;
+  /** The recogniser's per-column outputs, when they could be added. */
+  bestClass?: BestClassOutputs;
+  /** Every other input of a joint session, with a minimal tensor: a run computes every part of it. */
+  idle: Record<string, ort.Tensor>;
+}
+
+async function openSession(role: ModelRole, path: string, threads: number): Promise<ModelHandle> {
   const { bytes, bestClass } = await modelBytes(role, path);
   try {
-    const session = await ort.InferenceSession.create(bytes, {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // ONNX Runtime's own arena rather than a malloc per tensor: input sizes change with every page and
-      // line batch, and glibc kept the fragments of the per-tensor buffers. The arena keeps what the largest
-      // run needed (the detector's page at its pixel budget, a recogniser batch at MAX_BATCH_COLUMNS) and
-      // reuses it: the worker's peak over 20 photos fell from ~410 to ~370 MB, and 5-7% less CPU. A memory
-      // pattern is planned per input shape, which never repeats here: off.
-      enableCpuMemArena: true,
-      enableMemPattern: false,
-      // Threads that spin between operators took CPU from the other workers and from other processes: 1.7x wall time under load.
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
-    });
-    return { session, ...(bestClass ? { bestClass } : {}) };
+    const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
+    return { session, input: session.inputNames[0] as string, output: session.outputNames[0] as string, ...(bestClass ? { bestClass } : {}), idle: {} };
   } catch (error) {
     throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
   }
 }
 
-/** Runs the session's first output only (a recogniser's added outputs are not computed). */
-function runner(session: ort.InferenceSession): RunModel {
-  const inputName = session.inputNames[0] as string;
-  const outputName = session.outputNames[0] as string;
+/** Runs the model's main output only. */
+function runner(model: ModelHandle): RunModel {
   return async (input, dims) => {
-    const feeds = { [inputName]: new ort.Tensor('float32', input, dims) };
-    const output = (await session.run(feeds, [outputName]))[outputName] as ort.Tensor;
+    const feeds = { ...model.idle, [model.input]: new ort.Tensor('float32', input, dims) };
+    const output = (await model.session.run(feeds, [model.output]))[model.output] as ort.Tensor;
     const result = { data: output.data as Float32Array, dims: output.dims };
     output.dispose();
     return result;
@@ -83,18 +100,18 @@ function runner(session: ort.InferenceSession): RunModel {
 }
 
 /** The recogniser's per-column classes: from the outputs added to its graph, or read out of its full output. */
-function recogniserRunner(session: ort.InferenceSession, outputs: BestClassOutputs | undefined): RunRecogniser {
+function recogniserRunner(model: ModelHandle): RunRecogniser {
+  const outputs = model.bestClass;
   if (!outputs) {
-    const run = runner(session);
+    const run = runner(model);
     return async (input, dims) => {
       const { data, dims: shape } = await run(input, dims);
       return columnClasses(data, shape[0] as number, shape[1] as number, shape[2] as number);
     };
   }
-  const inputName = session.inputNames[0] as string;
   const names = [outputs.best, outputs.bestProbability, outputs.lastProbability];
   return async (input, dims) => {
-    const result = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) }, names);
+    const result = await model.session.run({ ...model.idle, [model.input]: new ort.Tensor('float32', input, dims) }, names);
     const [best, bestProbability, lastProbability] = names.map((name) => result[name] as ort.Tensor) as [ort.Tensor, ort.Tensor, ort.Tensor];
     return {
       items: best.dims[0] as number,
@@ -106,9 +123,9 @@ function recogniserRunner(session: ort.InferenceSession, outputs: BestClassOutpu
   };
 }
 
-/** A fixed dimension of the session's first input, or undefined when it is dynamic. */
-function fixedInputDim(session: ort.InferenceSession, axis: number): number | undefined {
-  const metadata = session.inputMetadata[0];
+/** A fixed dimension of one of the session's inputs, or undefined when it is dynamic. */
+function fixedInputDim(session: ort.InferenceSession, axis: number, input = session.inputNames[0]): number | undefined {
+  const metadata = session.inputMetadata[session.inputNames.indexOf(input as string)];
   if (!metadata || !metadata.isTensor) return undefined;
   const value = metadata.shape[axis];
   return typeof value === 'number' && value > 0 ? value : undefined;
@@ -121,19 +138,17 @@ interface LoadedRecogniser {
 }
 
 /**
- * A recogniser's session, checked in one small run: its per-column outputs
- * cover every column, and its class count (exported models leave it
- * symbolic) matches its dictionary, else the error names both files.
+ * A recogniser, checked in one small run: its per-column outputs cover
+ * every column, and its class count (exported models leave it symbolic)
+ * matches its dictionary, else the error names both files.
  */
-async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: string, dictionaryPath: string, threads: number, sessions: ort.InferenceSession[]): Promise<LoadedRecogniser> {
+async function checkRecogniser(role: 'recogniser' | 'quickRecogniser', model: ModelHandle, path: string, dictionaryPath: string): Promise<LoadedRecogniser> {
   const dictionary = await readDictionary(dictionaryPath);
-  const { session, bestClass } = await openSession(role, path, threads);
-  sessions.push(session);
-  const height = fixedInputDim(session, 2) ?? 48;
-  const recognise = recogniserRunner(session, bestClass);
+  const height = fixedInputDim(model.session, 2, model.input) ?? 48;
+  const recognise = recogniserRunner(model);
   let probe: { data: Float32Array; dims: readonly number[] };
   try {
-    probe = await runner(session)(new Float32Array(3 * height * 320), [1, 3, height, 320]);
+    probe = await runner(model)(new Float32Array(3 * height * 320), [1, 3, height, 320]);
     // The per-column outputs (best-class-outputs.ts) run as well, one value per column of the full output.
     const compact = await recognise(new Float32Array(3 * height * 320), [1, 3, height, 320]);
     if (compact.best.length !== (probe.dims[0] ?? 0) * (probe.dims[1] ?? 0)) throw new Error(`the recogniser's per-column outputs hold ${compact.best.length} columns, its output ${probe.dims.join('x')}`);
@@ -150,6 +165,63 @@ async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: stri
   return { recognise, alphabet, height };
 }
 
+async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: string, dictionaryPath: string, threads: number, sessions: ort.InferenceSession[]): Promise<LoadedRecogniser> {
+  const model = await openSession(role, path, threads);
+  sessions.push(model.session);
+  return checkRecogniser(role, model, path, dictionaryPath);
+}
+
+/** What the idle part of a joint session is fed: a line this many pixels wide, the fewest its layers take. */
+const IDLE_LINE_WIDTH = 8;
+
+/**
+ * The recogniser and the quick one in one session (join-models.ts), so that
+ * one ONNX Runtime arena serves both: they never run at once, and as two
+ * sessions each kept an arena sized by its own largest batch (the service's
+ * peak over 20 photos: see README "Memory"). Undefined when the two cannot
+ * be joined or do not run joined; they are then loaded apart, whose checks
+ * name any fault of the files.
+ */
+async function loadJointRecognisers(files: PaddleModelFiles & { quickRecogniser: string; quickDictionary: string }, threads: number, sessions: ort.InferenceSession[]): Promise<{ full: LoadedRecogniser; quick: LoadedRecogniser } | undefined> {
+  const full = await modelBytes('recogniser', files.recogniser);
+  const quick = await modelBytes('quickRecogniser', files.quickRecogniser);
+  let joint: JointModel;
+  try {
+    joint = joinModels([
+      { prefix: 'full/', bytes: full.bytes },
+      { prefix: 'quick/', bytes: quick.bytes },
+    ]);
+  } catch {
+    return undefined;
+  }
+  const [fullPart, quickPart] = joint.parts as [JointModel['parts'][number], JointModel['parts'][number]];
+  if (fullPart.inputs.length !== 1 || quickPart.inputs.length !== 1 || !fullPart.outputs[0] || !quickPart.outputs[0]) return undefined;
+  let session: ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(joint.bytes, sessionOptions(threads));
+  } catch {
+    return undefined;
+  }
+  const handle = (part: JointModel['parts'][number], other: JointModel['parts'][number], prefix: string, bestClass: BestClassOutputs | undefined): ModelHandle => {
+    const otherInput = other.inputs[0] as string;
+    const height = fixedInputDim(session, 2, otherInput) ?? 48;
+    const idle = { [otherInput]: new ort.Tensor('float32', new Float32Array(3 * height * IDLE_LINE_WIDTH), [1, 3, height, IDLE_LINE_WIDTH]) };
+    const named = bestClass ? { bestClass: { best: prefix + bestClass.best, bestProbability: prefix + bestClass.bestProbability, lastProbability: prefix + bestClass.lastProbability } } : {};
+    return { session, input: part.inputs[0] as string, output: part.outputs[0] as string, ...named, idle };
+  };
+  try {
+    const loaded = {
+      full: await checkRecogniser('recogniser', handle(fullPart, quickPart, 'full/', full.bestClass), files.recogniser, files.dictionary),
+      quick: await checkRecogniser('quickRecogniser', handle(quickPart, fullPart, 'quick/', quick.bestClass), files.quickRecogniser, files.quickDictionary),
+    };
+    sessions.push(session);
+    return loaded;
+  } catch {
+    await session.release().catch(() => undefined);
+    return undefined;
+  }
+}
+
 /** Loads the models: detector, recogniser, the quick recogniser and the classifier when the set has them. */
 export async function loadModels(files: PaddleModelFiles, threads: number): Promise<LoadedModels> {
   const sessions: ort.InferenceSession[] = [];
@@ -157,15 +229,17 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
     await Promise.all(sessions.map((session) => session.release().catch(() => undefined)));
   };
   try {
-    const { session: detector } = await openSession('detector', files.detector, threads);
-    sessions.push(detector);
-    const recogniser = await loadRecogniser('recogniser', files.recogniser, files.dictionary, threads, sessions);
-    const quick = files.quickRecogniser && files.quickDictionary ? await loadRecogniser('quickRecogniser', files.quickRecogniser, files.quickDictionary, threads, sessions) : undefined;
+    const detector = await openSession('detector', files.detector, threads);
+    sessions.push(detector.session);
+    const { quickRecogniser, quickDictionary } = files;
+    const joint = quickRecogniser && quickDictionary ? await loadJointRecognisers({ ...files, quickRecogniser, quickDictionary }, threads, sessions) : undefined;
+    const recogniser = joint?.full ?? (await loadRecogniser('recogniser', files.recogniser, files.dictionary, threads, sessions));
+    const quick = joint?.quick ?? (quickRecogniser && quickDictionary ? await loadRecogniser('quickRecogniser', quickRecogniser, quickDictionary, threads, sessions) : undefined);
     if (quick && quick.height !== recogniser.height) throw new ModelFileError(`PP-OCR quick recogniser ${files.quickRecogniser} reads lines ${quick.height} px tall, the recogniser ${files.recogniser} ${recogniser.height} px: they cannot share line strips`);
-    const classifier = files.classifier ? (await openSession('classifier', files.classifier, threads)).session : undefined;
-    if (classifier) sessions.push(classifier);
+    const classifier = files.classifier ? await openSession('classifier', files.classifier, threads) : undefined;
+    if (classifier) sessions.push(classifier.session);
     const classifierSize = classifier
-      ? { height: fixedInputDim(classifier, 2) ?? DEFAULT_CLASSIFIER_SIZE.height, width: fixedInputDim(classifier, 3) ?? DEFAULT_CLASSIFIER_SIZE.width }
+      ? { height: fixedInputDim(classifier.session, 2) ?? DEFAULT_CLASSIFIER_SIZE.height, width: fixedInputDim(classifier.session, 3) ?? DEFAULT_CLASSIFIER_SIZE.width }
       : DEFAULT_CLASSIFIER_SIZE;
     try {
       await runner(detector)(new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
@@ -187,6 +261,7 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
         recogniserHeight: recogniser.height,
         classifierSize,
       },
+      recognisersJoined: joint !== undefined,
       release,
     };
   } catch (error) {
