@@ -13,6 +13,7 @@ import { playgroundRoutes } from './http/playground.js';
 import { assignRequestId } from './http/request-context.js';
 import { extractHandler } from './http/v1.js';
 import { warmUp } from './http/warm-up.js';
+import { warmUpEngine } from './http/warm-up-engine.js';
 import type { JobsRuntime } from './jobs/create-jobs.js';
 import type { Logger } from './logger.js';
 import { MeteredEngine } from './metrics/metered-engine.js';
@@ -90,23 +91,40 @@ export function createApp(deps: AppDeps): Express {
 
 /** However many requests WARM_UP asks for, the warm-up stops starting new ones after this long (a busy host). */
 const WARM_UP_BUDGET_MS = 2_000;
+/** However many readings WARM_UP_ENGINE asks for, none starts later than this after the first (a busy host). */
+const ENGINE_WARM_UP_BUDGET_MS = 1_000;
 
 /**
- * Before the service listens: WARM_UP requests of a generated invoice PDF
- * through an app of their own (no metrics, no jobs, only warnings logged),
- * with the rules engine, which a language-model service has as its
- * cross-check (a model call would cost seconds and is not the code to
- * warm). A failure is logged and the service starts all the same: the
- * warm-up only saves the first callers some milliseconds.
+ * Before the service listens: WARM_UP_ENGINE readings of a generated
+ * invoice by the rules engine, without pdf.js (http/warm-up-engine.ts;
+ * only when the rules engine is the service's engine),
+ * then WARM_UP requests of a generated invoice PDF through an app of their
+ * own (no metrics, no jobs, only warnings logged). Both with the rules
+ * engine, which a language-model service has as its cross-check (a model
+ * call would cost seconds and is not the code to warm). A failure is logged
+ * and the service starts all the same: the warm-up only saves the first
+ * callers some milliseconds.
  */
-export async function warmUpService(deps: Pick<AppDeps, 'config' | 'pipeline' | 'logger'> & { requests: number }): Promise<void> {
-  const { config, pipeline, logger, requests } = deps;
-  if (requests === 0) return;
+export async function warmUpService(deps: Pick<AppDeps, 'config' | 'pipeline' | 'logger'> & { requests: number; engineRuns: number }): Promise<void> {
+  const { config, pipeline, logger, requests, engineRuns } = deps;
+  if (requests === 0 && engineRuns === 0) return;
   const rules = pipeline.engine.name === 'rules' ? pipeline.engine : pipeline.crossCheck;
   if (!rules) {
     logger.info('warm-up skipped: no rules engine to warm up with');
     return;
   }
+  // only where the rules engine answers requests: a language-model service's cross-check starts its thread only when
+  // evidence is asked for, and this warm-up would start (and keep) it
+  if (engineRuns > 0 && pipeline.engine === rules) {
+    const started = performance.now();
+    try {
+      const runs = await warmUpEngine({ ...pipeline, engine: rules }, { runs: engineRuns, budgetMs: ENGINE_WARM_UP_BUDGET_MS });
+      logger.info({ runs, ms: Math.round(performance.now() - started) }, 'engine warmed up');
+    } catch (error) {
+      logger.warn({ err: error }, 'engine warm-up failed; starting all the same');
+    }
+  }
+  if (requests === 0) return;
   try {
     const app = createApp({ config: { ...config, metrics: false }, pipeline: { ...pipeline, engine: rules }, logger: logger.child({ warmUp: true }, { level: 'warn' }) });
     const report = await warmUp(app, { requests, apiKey: config.apiKeys[0]!, budgetMs: WARM_UP_BUDGET_MS });

@@ -38,6 +38,8 @@ export interface Config {
   eventLoopStallLimitMs: number;
   /** Requests of a generated invoice PDF the service answers itself before it listens, so the first callers do not pay the pdf.js thread's start and V8's compiling (WARM_UP; 0, the default: none, as the warmed thread costs a photo-only service memory). */
   warmUpRequests: number;
+  /** Readings of a generated invoice by the rules engine before the service listens, without pdf.js: the event loop's code compiled at no memory cost (WARM_UP_ENGINE; 0: none). */
+  warmUpEngineRuns: number;
   /** Serve GET /metrics (Prometheus); METRICS=off removes the route and the counting. */
   metrics: boolean;
   /** What this process does: serve the API, run queued jobs, or both (ROLE). */
@@ -451,6 +453,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
     warmUpRequests: readInt(env, 'WARM_UP', 0, 0, 100),
+    warmUpEngineRuns: readInt(env, 'WARM_UP_ENGINE', 6, 0, 100),
     metrics: readBoolean(env, 'METRICS', true),
     role,
     jobs: {

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { startJobs, type JobsRuntime } from './jobs/create-jobs.js';
 import { createLogger, type Logger } from './logger.js';
 import { startServices } from './services.js';
+import { collectGarbage } from './util/collect-garbage.js';
 import { startLoopWatchdog } from './util/loop-watchdog.js';
 
 /**
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
     throw error;
   }
   // before the port opens, so that no caller's request runs beside it
-  await warmUpService({ config, pipeline: services, logger, requests: config.warmUpRequests });
+  await warmUpService({ config, pipeline: services, logger, requests: config.warmUpRequests, engineRuns: config.warmUpEngineRuns });
+  // What the start and its warm-up left (compiled schemas' sources, warm-up documents and answers) is freed now, before callers come.
+  collectGarbage();
   let shuttingDown = false;
   const app = createApp({ config, pipeline: services, logger, isShuttingDown: () => shuttingDown, jobs, api: config.role !== 'worker' });
   let server: Server;

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     expect(loadConfig({}).warmUpRequests).to.equal(0);
     expect(loadConfig({ WARM_UP: '8' }).warmUpRequests).to.equal(8);
     expect(loadConfig({ WARM_UP: '3' }).warmUpRequests).to.equal(3);
+    expect(loadConfig({}).warmUpEngineRuns).to.equal(6);
+    expect(loadConfig({ WARM_UP_ENGINE: '0' }).warmUpEngineRuns).to.equal(0);
     expect(() => loadConfig({ WARM_UP: 'yes' })).to.throw(ConfigError, /WARM_UP must be an integer between 0 and 100/);
   });
 

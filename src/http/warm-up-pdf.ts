@@ -13,7 +13,7 @@
 import { deflateSync } from 'node:zlib';
 
 /** One line of text: where its baseline starts (PDF points, origin bottom-left), its font and size. */
-interface TextLine {
+export interface TextLine {
   text: string;
   x: number;
   y: number;
@@ -47,7 +47,7 @@ function money(value: number): string {
   return value.toFixed(2);
 }
 
-function invoiceLines(): TextLine[] {
+export function invoiceLines(): TextLine[] {
   const lines = [...HEADER_LINES];
   let subtotal = 0;
   ITEMS.forEach(([description, quantity, price], i) => {

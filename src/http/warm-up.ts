@@ -26,7 +26,7 @@ const FEW_FIELDS = {
   invoice_date: { type: 'string', format: 'date' },
   total: { type: 'number' },
 };
-const WARM_UP_SCHEMAS = [
+export const WARM_UP_SCHEMAS = [
   { type: 'object', properties: FEW_FIELDS },
   {
     type: 'object',

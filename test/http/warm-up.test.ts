@@ -13,6 +13,7 @@ interface LogLine {
   level: number;
   msg: string;
   requests?: number;
+  runs?: number;
 }
 
 function recordingLogger(): { logger: Logger; lines: LogLine[] } {
@@ -60,7 +61,7 @@ describe('warm-up before the service listens (WARM_UP)', function () {
   it('sends its requests through the whole pipeline: pdf.js reads the PDF and the rules engine answers', async () => {
     const { logger, lines } = recordingLogger();
     const rules = recording('rules', services.engine);
-    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: rules }, logger, requests: 4 });
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: rules }, logger, requests: 4, engineRuns: 0 });
     expect(rules.documents).to.have.length(4);
     for (const document of rules.documents) expect(lineTexts(document)).to.include('Invoice date: 23/09/2025');
     expect(lines.find((line) => line.msg === 'warmed up')?.requests).to.equal(4);
@@ -68,19 +69,20 @@ describe('warm-up before the service listens (WARM_UP)', function () {
 
   it('sends none with WARM_UP=0', async () => {
     const rules = recording('rules', services.engine);
-    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: rules }, logger: recordingLogger().logger, requests: 0 });
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: rules }, logger: recordingLogger().logger, requests: 0, engineRuns: 0 });
     expect(rules.documents).to.have.length(0);
   });
 
   it('never calls a language model: it warms up with the cross-check rules engine, or not at all', async () => {
     const model = recording('llm');
     const crossCheck = recording('rules', services.engine);
-    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: model, crossCheck }, logger: recordingLogger().logger, requests: 2 });
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: model, crossCheck }, logger: recordingLogger().logger, requests: 2, engineRuns: 3 });
     expect(model.documents).to.have.length(0);
+    // the requests only: the engine warm-up would start the cross-check's thread, which such a service starts only for evidence
     expect(crossCheck.documents).to.have.length(2);
 
     const { logger, lines } = recordingLogger();
-    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: model }, logger, requests: 2 });
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: model }, logger, requests: 2, engineRuns: 0 });
     expect(model.documents).to.have.length(0);
     expect(lines.map((line) => line.msg)).to.include('warm-up skipped: no rules engine to warm up with');
   });
@@ -88,19 +90,51 @@ describe('warm-up before the service listens (WARM_UP)', function () {
   it('logs a failure as a warning and returns, so that the service starts all the same', async () => {
     const { logger, lines } = recordingLogger();
     const failing = recording('rules');
-    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: failing }, logger, requests: 3 });
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: failing }, logger, requests: 3, engineRuns: 0 });
     expect(failing.documents).to.have.length(1);
     const warning = lines.find((line) => line.msg === 'warm-up failed; starting all the same');
     expect(warning?.level).to.equal(40);
   });
 
+  it('reads the invoice with the rules engine without pdf.js (WARM_UP_ENGINE): the values are found and no PDF task runs', async () => {
+    const { logger, lines } = recordingLogger();
+    const rules = recording('rules', services.engine);
+    const answers: Array<Record<string, unknown>> = [];
+    const recordingAnswers: Engine = {
+      ...rules,
+      extract: async (input) => {
+        const extraction = await rules.extract(input);
+        answers.push(extraction.value as Record<string, unknown>);
+        return extraction;
+      },
+    };
+    const noPdf = { ...services.pdf, inspect: () => Promise.reject(new Error('pdf.js was asked')), render: () => Promise.reject(new Error('pdf.js was asked')) } as unknown as PipelineDeps['pdf'];
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: recordingAnswers, pdf: noPdf }, logger, requests: 0, engineRuns: 3 });
+    expect(rules.documents).to.have.length(3);
+    expect(lines.find((line) => line.msg === 'engine warmed up')?.runs).to.equal(3);
+    // the rules engine's real reading of the page, not a trivial path: it finds the invoice's values
+    expect(answers[0]).to.include({ invoice_number: 'NW-10457', total: 140.28 });
+  });
+
+  it('logs a failing engine warm-up as a warning and goes on', async () => {
+    const { logger, lines } = recordingLogger();
+    const failing = recording('rules');
+    await warmUpService({ config: testConfig(), pipeline: { ...services, engine: failing }, logger, requests: 0, engineRuns: 3 });
+    expect(failing.documents).to.have.length(1);
+    expect(lines.find((line) => line.msg === 'engine warm-up failed; starting all the same')?.level).to.equal(40);
+  });
+
   it('runs in the started service before it listens', async () => {
-    const service = await startServiceProcess({ API_KEYS: 'warm-key', WARM_UP: '2' });
+    const service = await startServiceProcess({ API_KEYS: 'warm-key', WARM_UP: '2', WARM_UP_ENGINE: '2' });
     try {
       const messages = service.stdout().trim().split('\n').map((line) => JSON.parse(line) as LogLine);
       const warmed = messages.findIndex((line) => line.msg === 'warmed up');
+      const engineWarmed = messages.findIndex((line) => line.msg === 'engine warmed up');
       expect(messages[warmed]?.requests).to.equal(2);
-      expect(warmed).to.be.below(messages.findIndex((line) => line.msg === 'docshape listening'));
+      expect(messages[engineWarmed]?.runs).to.equal(2);
+      const listening = messages.findIndex((line) => line.msg === 'docshape listening');
+      expect(warmed).to.be.below(listening);
+      expect(engineWarmed).to.be.below(listening);
     } finally {
       await service.stop();
     }
