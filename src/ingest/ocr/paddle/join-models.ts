@@ -15,43 +15,39 @@
  * joined (nothing is converted between versions), and only plain graphs:
  * a model with subgraphs, functions or training info is refused.
  */
+import {
+  ATTRIBUTE_GRAPH,
+  ATTRIBUTE_GRAPHS,
+  DIM_PARAM,
+  GRAPH_DOC_STRING,
+  GRAPH_INITIALIZER,
+  GRAPH_INPUT,
+  GRAPH_METADATA_PROPS,
+  GRAPH_NAME,
+  GRAPH_NODE,
+  GRAPH_OUTPUT,
+  GRAPH_VALUE_INFO,
+  MODEL_FUNCTIONS,
+  MODEL_GRAPH,
+  MODEL_IR_VERSION,
+  MODEL_OPSET_IMPORT,
+  MODEL_TRAINING_INFO,
+  NODE_ATTRIBUTE,
+  NODE_INPUT,
+  NODE_NAME,
+  NODE_OUTPUT,
+  OPSET_DOMAIN,
+  OPSET_VERSION,
+  SHAPE_DIM,
+  TENSOR_NAME,
+  TENSOR_TYPE_SHAPE,
+  TYPE_TENSOR,
+  VALUE_INFO_NAME,
+  VALUE_INFO_TYPE,
+  tensorName,
+  valueInfoName,
+} from './onnx-fields.js';
 import { asString, MessageWriter, readFields, varints, Wire, type Field } from './onnx-protobuf.js';
-
-// ModelProto
-const MODEL_IR_VERSION = 1;
-const MODEL_GRAPH = 7;
-const MODEL_OPSET_IMPORT = 8;
-const MODEL_TRAINING_INFO = 20;
-const MODEL_FUNCTIONS = 25;
-// OperatorSetIdProto
-const OPSET_DOMAIN = 1;
-const OPSET_VERSION = 2;
-// GraphProto: the fields a part's graph may have; any other (sparse initializers, quantization annotations, ...) is refused.
-const GRAPH_NODE = 1;
-const GRAPH_NAME = 2;
-const GRAPH_INITIALIZER = 5;
-const GRAPH_DOC_STRING = 10;
-const GRAPH_INPUT = 11;
-const GRAPH_OUTPUT = 12;
-const GRAPH_VALUE_INFO = 13;
-const GRAPH_METADATA_PROPS = 16;
-// NodeProto
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_ATTRIBUTE = 5;
-// AttributeProto: a subgraph, one or many
-const ATTRIBUTE_GRAPH = 6;
-const ATTRIBUTE_GRAPHS = 11;
-// TensorProto
-const TENSOR_NAME = 8;
-// ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto, Dimension
-const VALUE_INFO_NAME = 1;
-const VALUE_INFO_TYPE = 2;
-const TYPE_TENSOR = 1;
-const TENSOR_TYPE_SHAPE = 2;
-const SHAPE_DIM = 1;
-const DIM_PARAM = 2;
 
 export interface JointPart {
   /** Put before every name of the part: it must end the part's names apart from every other part's ("quick/"). */
@@ -150,7 +146,7 @@ export function joinModels(parts: JointPart[]): JointModel {
     }
     const graphField = modelFields.find((field) => field.number === MODEL_GRAPH);
     if (!graphField) throw new JoinError('a model has no graph');
-    const rename = (name: string) => part.prefix + name;
+    const rename = (name: string) => (name === '' ? '' : part.prefix + name);
     const inputs: string[] = [];
     const outputs: string[] = [];
     const initializers = new Set<string>();
@@ -161,22 +157,15 @@ export function joinModels(parts: JointPart[]): JointModel {
           graph.bytes(GRAPH_NODE, renameNode(payload, rename));
           break;
         case GRAPH_INITIALIZER:
-          {
-            const tensor = renameStrings(payload, [TENSOR_NAME], rename);
-            graph.bytes(GRAPH_INITIALIZER, tensor);
-            const nameField = readFields(tensor).find((f) => f.number === TENSOR_NAME);
-            if (nameField) initializers.add(asString(nameField));
-          }
+          graph.bytes(GRAPH_INITIALIZER, renameStrings(payload, [TENSOR_NAME], rename));
+          initializers.add(rename(tensorName(payload)));
           break;
         case GRAPH_INPUT:
         case GRAPH_OUTPUT:
         case GRAPH_VALUE_INFO: {
-          const info = renameValueInfo(payload, rename);
-          graph.bytes(field.number, info);
-          const nameField = readFields(info).find((f) => f.number === VALUE_INFO_NAME);
-          const name = nameField ? asString(nameField) : '';
-          if (field.number === GRAPH_INPUT) inputs.push(name);
-          if (field.number === GRAPH_OUTPUT) outputs.push(name);
+          graph.bytes(field.number, renameValueInfo(payload, rename));
+          if (field.number === GRAPH_INPUT) inputs.push(rename(valueInfoName(payload)));
+          if (field.number === GRAPH_OUTPUT) outputs.push(rename(valueInfoName(payload)));
           break;
         }
         case GRAPH_NAME:

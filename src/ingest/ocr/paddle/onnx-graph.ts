@@ -1,52 +1,48 @@
 /**
  * An ONNX model's main graph as nodes and constant tensors that can be
  * edited and written back. Only what the rewrites in simplify-model.ts need is
- * decoded (ONNX's onnx.proto field numbers, noted below); every other field
+ * decoded (ONNX's onnx.proto field numbers: onnx-fields.ts); every other field
  * of the model, graph and nodes is written back as it was read.
  */
+import {
+  ATTRIBUTE_FLOAT,
+  ATTRIBUTE_GRAPH,
+  ATTRIBUTE_GRAPHS,
+  ATTRIBUTE_NAME,
+  ATTRIBUTE_TENSOR,
+  DATA_LOCATION_EXTERNAL,
+  DATA_TYPE_FLOAT,
+  DATA_TYPE_INT32,
+  DATA_TYPE_INT64,
+  DATA_TYPE_INT8,
+  GRAPH_INITIALIZER,
+  GRAPH_INPUT,
+  GRAPH_NODE,
+  GRAPH_OUTPUT,
+  MODEL_GRAPH,
+  MODEL_OPSET_IMPORT,
+  NODE_ATTRIBUTE,
+  NODE_DOMAIN,
+  NODE_INPUT,
+  NODE_NAME,
+  NODE_OP_TYPE,
+  NODE_OUTPUT,
+  OPSET_DOMAIN,
+  OPSET_VERSION,
+  TENSOR_DATA_LOCATION,
+  TENSOR_DATA_TYPE,
+  TENSOR_DIMS,
+  TENSOR_FLOAT_DATA,
+  TENSOR_NAME,
+  TENSOR_RAW_DATA,
+  TENSOR_TYPE_ELEM_TYPE,
+  TYPE_TENSOR,
+  VALUE_INFO_NAME,
+  VALUE_INFO_TYPE,
+  tensorName,
+  valueInfoName,
+} from './onnx-fields.js';
 import { asString, floats, MessageWriter, readFields, varints, Wire, type Field } from './onnx-protobuf.js';
-
-// ModelProto
-const MODEL_GRAPH = 7;
-const MODEL_OPSET_IMPORT = 8;
-// OperatorSetIdProto
-const OPSET_DOMAIN = 1;
-const OPSET_VERSION = 2;
-// ValueInfoProto, TypeProto, TypeProto.Tensor
-const VALUE_INFO_NAME = 1;
-const VALUE_INFO_TYPE = 2;
-const TYPE_TENSOR = 1;
-const TENSOR_TYPE_ELEM_TYPE = 1;
-// GraphProto
-const GRAPH_NODE = 1;
-const GRAPH_INITIALIZER = 5;
-const GRAPH_INPUT = 11;
-const GRAPH_OUTPUT = 12;
-// NodeProto
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_OP_TYPE = 4;
-const NODE_ATTRIBUTE = 5;
-const NODE_DOMAIN = 7;
-// AttributeProto
-const ATTRIBUTE_NAME = 1;
-const ATTRIBUTE_FLOAT = 2;
-const ATTRIBUTE_TENSOR = 5;
-const ATTRIBUTE_GRAPH = 6;
-const ATTRIBUTE_GRAPHS = 11;
-// TensorProto
-const TENSOR_DIMS = 1;
-const TENSOR_DATA_TYPE = 2;
-const TENSOR_FLOAT_DATA = 4;
-const TENSOR_NAME = 8;
-const TENSOR_RAW_DATA = 9;
-const TENSOR_DATA_LOCATION = 14;
-const DATA_TYPE_FLOAT = 1;
-const DATA_TYPE_INT8 = 3;
-const DATA_TYPE_INT32 = 6;
-const DATA_TYPE_INT64 = 7;
-const DATA_LOCATION_EXTERNAL = 1;
 
 export interface OnnxNode {
   opType: string;
@@ -256,16 +252,6 @@ function writeNode(node: OnnxNode): Uint8Array {
   if (node.domain !== '') writer.string(NODE_DOMAIN, node.domain);
   for (const field of node.other) writer.raw(field.raw);
   return writer.finish();
-}
-
-function tensorName(payload: Uint8Array): string {
-  const name = readFields(payload).find((field) => field.number === TENSOR_NAME);
-  return name ? asString(name) : '';
-}
-
-function valueInfoName(payload: Uint8Array): string {
-  const name = readFields(payload).find((field) => field.number === 1);
-  return name ? asString(name) : '';
 }
 
 function readFloatTensor(payload: Uint8Array): FloatTensor | undefined {
