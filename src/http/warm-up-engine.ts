@@ -13,7 +13,7 @@ import type { Document, Line, Word } from '../document/document.js';
 import { compileCallerSchemaOffThread } from '../extract/schema.js';
 import { answerFromDocument, type AnswerDeps } from '../pipeline.js';
 import { invoiceLines } from './warm-up-pdf.js';
-import { WARM_UP_SCHEMAS } from './warm-up.js';
+import { repeatWithin, WARM_UP_SCHEMAS } from './warm-up.js';
 
 /** The warm-up PDF's page (A4), in points. */
 const PAGE_WIDTH = 595.28;
@@ -54,11 +54,7 @@ export async function warmUpEngine(deps: AnswerDeps, options: EngineWarmUpOption
   const document = warmUpInvoiceDocument();
   const schemas = await Promise.all(WARM_UP_SCHEMAS.map((schema) => compileCallerSchemaOffThread(schema)));
   let runs = 0;
-  let firstEnded = Infinity;
-  while (runs < options.runs && performance.now() - firstEnded < options.budgetMs) {
-    await answerFromDocument(deps, { compiled: schemas[runs % schemas.length]!, files: [], options: {} }, document, AbortSignal.timeout(READING_TIMEOUT_MS));
-    runs++;
-    firstEnded = Math.min(firstEnded, performance.now());
-  }
-  return runs;
+  return repeatWithin(options.runs, options.budgetMs, () =>
+    answerFromDocument(deps, { compiled: schemas[runs++ % schemas.length]!, files: [], options: {} }, document, AbortSignal.timeout(READING_TIMEOUT_MS)),
+  );
 }
