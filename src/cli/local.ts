@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { deadline } from '../util/deadline.js';
 import { untilAborted } from '../util/until-aborted.js';
 import type { Extractor } from './extractor.js';
 
@@ -24,14 +25,12 @@ export async function startLocalExtractor(config: Config): Promise<Extractor> {
     // One file more than the workers of the busier pool keeps it fed while another file is decoded or read by the engine.
     defaultConcurrency: Math.max(services.ocr.status().workers, config.pdf.workers) + 1,
     async extract(request, signal) {
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new AppError('timeout', `request exceeded the time limit of ${timeoutMs} ms (REQUEST_TIMEOUT_MS)`)), timeoutMs);
-      const either = AbortSignal.any([signal, deadline.signal]);
+      const limit = deadline(timeoutMs, [signal], () => new AppError('timeout', `request exceeded the time limit of ${timeoutMs} ms (REQUEST_TIMEOUT_MS)`));
       try {
-        const outcome = await untilAborted(runExtraction(services, request, either), either);
+        const outcome = await untilAborted(runExtraction(services, request, limit.signal), limit.signal);
         return { result: responseBody(outcome, request.options), engine: outcome.engine, pages: countPages(outcome.document), layout: outcome.layout().text };
       } finally {
-        clearTimeout(timer);
+        limit.clear();
       }
     },
     close: () => services.close(),

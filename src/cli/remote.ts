@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExtractionRequest } from '../pipeline.js';
+import { deadline } from '../util/deadline.js';
 import { ServiceError, type Extractor, type ExtractorAnswer } from './extractor.js';
 import { UsageError } from './usage-error.js';
 
@@ -116,12 +117,14 @@ export async function connectRemote(url: string, apiKey: string | undefined, tim
     where: `sent to ${endpoint.href}`,
     defaultConcurrency: DEFAULT_REMOTE_CONCURRENCY,
     async extract(request: ExtractionRequest, signal: AbortSignal) {
-      const either = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      const limit = deadline(timeoutMs, [signal]);
       try {
-        return await answer(JSON.stringify(request), either);
+        return await answer(JSON.stringify(request), limit.signal);
       } catch (error) {
-        if (either.aborted && !signal.aborted) throw new Error(`the service did not answer within ${Math.round(timeoutMs / 1000)} s`);
+        if (limit.expired() && !signal.aborted) throw new Error(`the service did not answer within ${Math.round(timeoutMs / 1000)} s`);
         throw error;
+      } finally {
+        limit.clear();
       }
     },
     close: async () => undefined,

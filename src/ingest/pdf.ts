@@ -12,6 +12,7 @@ import type { Page } from '../document/document.js';
 import { E_INVOICE_ROOTS } from './einvoice/read.js';
 import type { GreyRaster } from '../document/raster.js';
 import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
+import { deadline } from '../util/deadline.js';
 
 export type { PdfTextPage } from './pdf-protocol.js';
 
@@ -174,22 +175,22 @@ export class PdfProcessor {
   }
 
   private async run<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<T> {
-    const timeout = AbortSignal.timeout(this.options.taskTimeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const limit = deadline(this.options.taskTimeoutMs, signal ? [signal] : []);
     let outcome: PdfOutcome<T>;
     this.inFlight++;
     try {
       // The bytes are a private copy (pdf.js takes ownership of its input), so they are moved, not cloned again.
-      outcome = await this.pool.run(task, { signal: combined, transferList: [task.bytes.buffer as ArrayBuffer] });
+      outcome = await this.pool.run(task, { signal: limit.signal, transferList: [task.bytes.buffer as ArrayBuffer] });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) {
+      if (limit.expired()) {
         throw new AppError('timeout', `${dataField(file)}: PDF processing took longer than ${this.options.taskTimeoutMs / 1000} s`, {
           cause: error,
         });
       }
       throw new AppError('internal', `${dataField(file)}: ${file.mimeType === 'application/pdf' ? 'PDF' : 'XML'} processing failed`, { cause: error });
     } finally {
+      limit.clear();
       this.inFlight--;
     }
     if (!outcome.ok) throw errorFromFailure(outcome.failure, file);

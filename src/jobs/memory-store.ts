@@ -1,5 +1,6 @@
 import { EventEmitter, once } from 'node:events';
 import type { ExtractionRequest } from '../pipeline.js';
+import { deadline } from '../util/deadline.js';
 import { isFinal, type JobProgress, type JobRecord } from './job.js';
 import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
@@ -118,11 +119,13 @@ export class MemoryJobStore implements JobStore {
   }
 
   async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
-    const timeout = AbortSignal.timeout(ms);
+    const limit = deadline(ms, [signal]);
     try {
-      await once(this.events, `changed ${id}`, { signal: AbortSignal.any([signal, timeout]) });
+      await once(this.events, `changed ${id}`, { signal: limit.signal });
     } catch {
       // the wait ran out or the caller left: the record is read again either way
+    } finally {
+      limit.clear();
     }
   }
 

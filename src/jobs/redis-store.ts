@@ -1,6 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { ExtractionRequest } from '../pipeline.js';
+import { deadline } from '../util/deadline.js';
 import type { JobProgress, JobRecord, JobStatus } from './job.js';
 import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
@@ -245,10 +246,13 @@ export class RedisJobStore implements JobStore {
   }
 
   async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    const limit = deadline(ms, [signal]);
     try {
-      await once(this.events, `changed ${id}`, { signal: AbortSignal.any([signal, AbortSignal.timeout(ms)]) });
+      await once(this.events, `changed ${id}`, { signal: limit.signal });
     } catch {
       // the wait ran out or the caller left: the record is read again either way
+    } finally {
+      limit.clear();
     }
   }
 

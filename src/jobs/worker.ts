@@ -3,6 +3,7 @@ import type { JobsConfig } from '../config.js';
 import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { responseBody, runExtraction, type PipelineDeps } from '../pipeline.js';
+import { deadline } from '../util/deadline.js';
 import { untilAborted } from '../util/until-aborted.js';
 import type { JobError, JobProgress, JobRecord } from './job.js';
 import type { ExtractionTask, JobObserver } from './jobs.js';
@@ -72,9 +73,8 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
       () => undefined, // Redis away: the next check, or the notice, tells
     );
   }, CANCEL_CHECK_MS);
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new AppError('timeout', `the job exceeded its time limit of ${config.timeoutMs} ms (JOB_TIMEOUT)`)), config.timeoutMs);
-  const signal = AbortSignal.any([task.signal, canceled.signal, deadline.signal]);
+  const limit = deadline(config.timeoutMs, [task.signal, canceled.signal], () => new AppError('timeout', `the job exceeded its time limit of ${config.timeoutMs} ms (JOB_TIMEOUT)`));
+  const signal = limit.signal;
   let progress: JobProgress = record.progress;
   const report = (next: JobProgress) => {
     progress = next;
@@ -111,7 +111,7 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
     const ended = await store.finish(id, { status: 'failed', error: failure }, config.resultTtlMs);
     if (ended) await announce(deps, ended, started);
   } finally {
-    clearTimeout(timer);
+    limit.clear();
     clearInterval(cancelCheck);
     stopListening();
   }

@@ -14,6 +14,7 @@ import { apiConnection, workerConnection } from '../../src/jobs/redis.js';
 import { Webhooks } from '../../src/jobs/webhooks.js';
 import { runJobWorkers } from '../../src/jobs/worker.js';
 import { silentLogger } from '../../src/logger.js';
+import { collectGarbage } from '../../src/util/collect-garbage.js';
 import type { Engine } from '../../src/extract/engine.js';
 import { makeInvoicePdf } from '../fixtures/pdfs.js';
 import { closeSharedServices, sharedServices } from '../helpers/test-server.js';
@@ -29,6 +30,20 @@ class DeafStore extends MemoryJobStore {
 
   override onCancel(): () => void {
     return () => undefined;
+  }
+}
+
+/**
+ * Waits for `waiting` while full garbage collections run every few
+ * milliseconds (Node 20 collected a timeout signal inside AbortSignal.any,
+ * and the wait never ended); mocha's timeout is the failure when it hangs.
+ */
+async function untilCollectedThrough(waiting: Promise<void>): Promise<void> {
+  const collector = setInterval(collectGarbage, 5);
+  try {
+    await waiting;
+  } finally {
+    clearInterval(collector);
   }
 }
 
@@ -107,7 +122,16 @@ describe('jobs when change and cancel notices are lost', function () {
     }
   });
 
-  describe('on Redis, with the subscriber connection not connected', () => {
+  it('the memory store\'s waitForChange ends when its time runs out with garbage collections running meanwhile', async () => {
+    const store = new MemoryJobStore();
+    try {
+      await untilCollectedThrough(store.waitForChange('none', 100, new AbortController().signal));
+    } finally {
+      await store.close();
+    }
+  });
+
+  describe('on Redis', () => {
     let redis: RedisServer;
     before(async function () {
       if (!redisInstalled()) {
@@ -118,6 +142,18 @@ describe('jobs when change and cancel notices are lost', function () {
     });
     after(async () => {
       await redis?.close();
+    });
+
+    it('waitForChange ends when its time runs out with garbage collections running meanwhile (its timeout signal was collected, and a long poll hung)', async () => {
+      const client = apiConnection(redis.url);
+      const subscriber = workerConnection(redis.url, 'test-events');
+      const store = new RedisJobStore({ client, subscriber, prefix: `t${Date.now()}` });
+      try {
+        await untilCollectedThrough(store.waitForChange('none', 100, new AbortController().signal));
+      } finally {
+        client.disconnect();
+        subscriber.disconnect();
+      }
     });
 
     it('waitForChange still ends when its time runs out (it waited for the subscription before, forever)', async () => {

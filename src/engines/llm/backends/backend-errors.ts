@@ -1,4 +1,5 @@
 import { AppError } from '../../../errors.js';
+import { deadline } from '../../../util/deadline.js';
 
 /** How long a caller is told to wait when the model backend is down or still loading. */
 export const BACKEND_RETRY_AFTER_SECONDS = 10;
@@ -27,11 +28,12 @@ export function isConnectionError(error: unknown): boolean {
 
 /**
  * One signal for a model call: the request's own (deadline, client gone) and
- * the per-call limit. The reason tells which one fired.
+ * the per-call limit. `timedOut` tells which one fired; `clear` ends the
+ * limit's timer once the call is over.
  */
-export function callSignal(requestSignal: AbortSignal, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean } {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return { signal: AbortSignal.any([requestSignal, timeout]), timedOut: () => timeout.aborted && !requestSignal.aborted };
+export function callSignal(requestSignal: AbortSignal, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; clear: () => void } {
+  const limit = deadline(timeoutMs, [requestSignal]);
+  return { signal: limit.signal, timedOut: () => limit.expired() && !requestSignal.aborted, clear: limit.clear };
 }
 
 /**

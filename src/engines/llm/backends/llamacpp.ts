@@ -138,7 +138,7 @@ export class LlamaCppBackend implements ChatBackend {
     if (promptTokens >= contextSize) {
       throw new AppError('engine_failed', `the prompt (${promptTokens} tokens) does not fit the model's context of ${contextSize} tokens`);
     }
-    const { signal, timedOut } = callSignal(request.signal, this.llm.timeoutMs);
+    const { signal, timedOut, clear } = callSignal(request.signal, this.llm.timeoutMs);
     const loop = new AbortController();
     const watch = new RunawayWatch(request.documentChars);
     const sequence = this.chatSession.sequence;
@@ -177,6 +177,8 @@ export class LlamaCppBackend implements ChatBackend {
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason;
       throw describeCallFailure(error, { backend: 'llama.cpp', where: this.modelPath, requestSignal: request.signal, timedOut: timedOut(), timeoutMs: this.llm.timeoutMs });
+    } finally {
+      clear();
     }
   }
 

@@ -13,6 +13,7 @@ import type { LlmConfig, OllamaConfig } from '../../../config.js';
 import { AppError } from '../../../errors.js';
 import type { EngineStatus } from '../../../extract/engine.js';
 import { silentLogger, type Logger } from '../../../logger.js';
+import { deadline } from '../../../util/deadline.js';
 import { backendUnavailable, callSignal, describeCallFailure } from './backend-errors.js';
 import type { ChatBackend, ChatReply, ChatRequest, ModelCapacity } from './chat-backend.js';
 
@@ -57,9 +58,9 @@ export class OllamaBackend implements ChatBackend {
 
   /** Is Ollama there, does it have the model, can the model see? Bounded by OLLAMA_PROBE_TIMEOUT_MS. */
   async probe(): Promise<OllamaProbe> {
-    const signal = AbortSignal.timeout(this.config.probeTimeoutMs);
+    const limit = deadline(this.config.probeTimeoutMs);
     try {
-      const client = this.client(signal);
+      const client = this.client(limit.signal);
       const { models } = await client.list();
       const wanted = withTag(this.config.model);
       if (!models.some((m) => withTag(m.name) === wanted || withTag(m.model) === wanted)) {
@@ -72,14 +73,16 @@ export class OllamaBackend implements ChatBackend {
       this.shown = true;
       return { state: 'ready', vision };
     } catch (error) {
-      if (signal.aborted) return { state: 'down', detail: `Ollama at ${this.config.host} did not answer within ${this.config.probeTimeoutMs} ms` };
+      if (limit.expired()) return { state: 'down', detail: `Ollama at ${this.config.host} did not answer within ${this.config.probeTimeoutMs} ms` };
       const failure = describeCallFailure(error, { backend: 'Ollama', where: this.config.host, requestSignal: new AbortController().signal, timedOut: false, timeoutMs: 0 });
       return { state: failure.code === 'backend_unavailable' ? 'down' : 'error', detail: failure.message };
+    } finally {
+      limit.clear();
     }
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
-    const { signal, timedOut } = callSignal(request.signal, this.llm.timeoutMs);
+    const { signal, timedOut, clear } = callSignal(request.signal, this.llm.timeoutMs);
     const numCtx = this.contextSize(request);
     let response: Awaited<ReturnType<Ollama['chat']>>;
     try {
@@ -94,6 +97,8 @@ export class OllamaBackend implements ChatBackend {
       });
     } catch (error) {
       throw this.failure(error, request.signal, timedOut());
+    } finally {
+      clear();
     }
     const usage = typeof response.prompt_eval_count === 'number' && typeof response.eval_count === 'number' ? { promptTokens: response.prompt_eval_count, outputTokens: response.eval_count } : undefined;
     if (usage) this.checkNotCut(usage, request.promptTokens, numCtx);

@@ -35,7 +35,7 @@ export class OpenAiBackend implements ChatBackend {
   }
 
   async chat(request: ChatRequest): Promise<ChatReply> {
-    const { signal, timedOut } = callSignal(request.signal, this.llm.timeoutMs);
+    const { signal, timedOut, clear } = callSignal(request.signal, this.llm.timeoutMs);
     let response: Response;
     let body: CompletionResponse;
     try {
@@ -55,6 +55,8 @@ export class OpenAiBackend implements ChatBackend {
       body = (await response.json().catch(() => ({}))) as CompletionResponse;
     } catch (error) {
       throw describeCallFailure(error, { backend: 'the OpenAI-compatible server', where: this.baseUrl, requestSignal: request.signal, timedOut: timedOut(), timeoutMs: this.llm.timeoutMs });
+    } finally {
+      clear();
     }
     if (!response.ok) throw this.httpFailure(response.status, body);
     const choice = body.choices?.[0];
