@@ -45,8 +45,8 @@ export interface PdfProcessorOptions {
 const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 /**
  * A pdf.js thread idle this long exits. Threads start with the first PDF
- * task, not with the service: each holds ~65-90 MB (pdf.js's canvas library
- * among it, which stays loaded after the thread ends), which a service
+ * task, not with the service: each adds ~40-46 MB (pdf.js's code and heap;
+ * its canvas library only 2-5 MB of it, and loaded for good), which a service
  * reading only photos never needs; starting one costs the first PDF ~0.6-2 s
  * on a busy machine (loading pdf.js is most of it). None is kept for good
  * (README "Memory").
