@@ -56,6 +56,18 @@ interface OpenString {
 
 const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
 
+/**
+ * Characters of a slice one escape in a string uses up: an escape costs
+ * 50-200 ns (its piece kept, the text before it cut out), a plain character
+ * found by the native search ~4 ns. A slice of escapes alone is then ~16,000
+ * of them, a few ms.
+ */
+export const ESCAPE_WEIGHT = 64;
+
+/** What ends a plain run in a string literal: its closing quote, an escape, or a raw control character (an error). */
+// eslint-disable-next-line no-control-regex
+const STRING_SPECIAL = /["\\\u0000-\u001f]/;
+
 /** Pieces of an escaped string joined into one part at a time. */
 const PIECES_PER_PART = 4096;
 
@@ -252,12 +264,19 @@ export class PacedJsonParser {
     return Number(text.slice(start, at));
   }
 
-  /** Reads the open string literal on to its closing quote, or to the slice's end (false). */
+  /**
+   * Reads the open string literal on to its closing quote, or to the slice's
+   * end (false). The plain runs between escapes are found by a native search
+   * (a loop over each character cost 13-50 ns a character: 1 MB of base64
+   * holding one escape took a slice 15-50 ms), and each escape uses up
+   * ESCAPE_WEIGHT characters of the slice: a million escaped newlines in a
+   * file's data held the loop 90-280 ms in one slice.
+   */
   private readString(): boolean {
     const open = this.open!;
     const text = this.text;
     const length = text.length;
-    const stop = Math.min(length, this.charLimit);
+    let stop = Math.min(length, this.charLimit);
     let at = this.position;
     for (;;) {
       if (at >= stop) {
@@ -265,33 +284,41 @@ export class PacedJsonParser {
         this.position = at;
         return false;
       }
+      // escapes in a row need no search
+      if (text.charCodeAt(at) !== BACKSLASH) {
+        const found = STRING_SPECIAL.exec(text.slice(at, stop));
+        if (!found) {
+          at = stop;
+          continue;
+        }
+        at += found.index;
+      }
       const code = text.charCodeAt(at);
       if (code === QUOTE) break;
-      if (code === BACKSLASH) {
-        if (at + 1 >= length) throw this.endError();
-        if (at > open.segment) open.pieces.push(text.slice(open.segment, at));
-        if (open.pieces.length >= PIECES_PER_PART) open.parts.push(open.pieces.splice(0).join(''));
-        const escape = text.charCodeAt(at + 1);
-        if (escape === 0x75) {
-          let unit = 0;
-          for (let i = 2; i < 6; i++) {
-            const digit = hexValue(text.charCodeAt(at + i));
-            if (digit < 0) throw this.error('Bad Unicode escape', at + i);
-            unit = unit * 16 + digit;
-          }
-          open.pieces.push(String.fromCharCode(unit));
-          at += 6;
-        } else {
-          const decoded = ESCAPES[escape];
-          if (decoded === undefined) throw this.error('Bad escaped character', at + 1);
-          open.pieces.push(decoded);
-          at += 2;
-        }
-        open.segment = at;
-        continue;
-      }
       if (code < 0x20) throw this.error('Bad control character in string literal', at);
-      at++;
+      // a backslash
+      if (at + 1 >= length) throw this.endError();
+      if (at > open.segment) open.pieces.push(text.slice(open.segment, at));
+      if (open.pieces.length >= PIECES_PER_PART) open.parts.push(open.pieces.splice(0).join(''));
+      const escape = text.charCodeAt(at + 1);
+      if (escape === 0x75) {
+        let unit = 0;
+        for (let i = 2; i < 6; i++) {
+          const digit = hexValue(text.charCodeAt(at + i));
+          if (digit < 0) throw this.error('Bad Unicode escape', at + i);
+          unit = unit * 16 + digit;
+        }
+        open.pieces.push(String.fromCharCode(unit));
+        at += 6;
+      } else {
+        const decoded = ESCAPES[escape];
+        if (decoded === undefined) throw this.error('Bad escaped character', at + 1);
+        open.pieces.push(decoded);
+        at += 2;
+      }
+      open.segment = at;
+      this.charLimit -= ESCAPE_WEIGHT;
+      stop = Math.max(at, Math.min(length, this.charLimit));
     }
     const last = text.slice(open.segment, at);
     const value = open.pieces.length === 0 && open.parts.length === 0 ? last : open.parts.join('') + open.pieces.join('') + last;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { JsonWidthError, PacedJsonParser, pacedJsonParse } from '../../src/util/paced-json.js';
+import { ESCAPE_WEIGHT, JsonWidthError, PacedJsonParser, pacedJsonParse } from '../../src/util/paced-json.js';
 import { runSync } from '../../src/util/paced.js';
 
 function seeded(seed: number): () => number {
@@ -183,6 +183,31 @@ describe('paced JSON parse: JSON.parse in slices', () => {
     expect(mostChars).to.be.at.most(10_000 + 6);
     expect(steps).to.be.above(text.length / 10_006);
     expect(parser.value).to.deep.equal(JSON.parse(text));
+  });
+
+  it('counts each escape in a string as ESCAPE_WEIGHT characters of a slice: a run of escapes takes steps in proportion (n vs 4n)', () => {
+    const maxChars = 64 * 1024;
+    const escapesPerStep = maxChars / ESCAPE_WEIGHT;
+    const run = (escapes: number) => {
+      const text = `{"data":"${'\\n'.repeat(escapes)}AAAA"}`;
+      const parser = new PacedJsonParser(text);
+      let steps = 0;
+      let mostChars = 0;
+      for (;;) {
+        const position = parser.position;
+        const done = parser.step(1000, maxChars);
+        steps++;
+        mostChars = Math.max(mostChars, parser.position - position);
+        if (done) break;
+      }
+      expect((parser.value as { data: string }).data).to.equal(`${'\n'.repeat(escapes)}AAAA`);
+      return { steps, mostChars };
+    };
+    const small = run(50_000);
+    const large = run(200_000);
+    for (const { mostChars } of [small, large]) expect(mostChars, 'characters read in one step').to.be.at.most(2 * (escapesPerStep + 1) + 16);
+    expect(small.steps).to.be.at.least(50_000 / (escapesPerStep + 1));
+    expect(large.steps / small.steps).to.be.within(3.8, 4.2);
   });
 
   it('takes an object of maxKeys keys and refuses one more, at that key, wherever the object is', () => {
