@@ -113,7 +113,7 @@ function setProperty(object: Record<string, unknown>, key: string, value: unknow
  * (the tests check each slice's share by these counts).
  */
 export class PacedJsonParser {
-  /** Values and keys parsed so far. */
+  /** Values, keys and container ends parsed so far: the work done. */
   tokens = 0;
   /** Characters read so far. */
   position = 0;
@@ -350,9 +350,9 @@ export class PacedJsonParser {
     }
   }
 
+  /** A container's end counts as a token of its own: 200,000 closing brackets in a row were read in one slice (70-90 ms). */
   private close(): void {
     const frame = this.stack.pop()!;
-    this.tokens--; // the container was counted when it opened
     this.done(frame.container);
   }
 

@@ -210,6 +210,30 @@ describe('paced JSON parse: JSON.parse in slices', () => {
     expect(large.steps / small.steps).to.be.within(3.8, 4.2);
   });
 
+  it('counts the end of each container as work: deep nesting closes in steps in proportion (n vs 4n), none reading more than its tokens', () => {
+    const run = (depth: number, open: string, close: string) => {
+      const text = `${open.repeat(depth)}1${close.repeat(depth)}`;
+      const parser = new PacedJsonParser(text);
+      let steps = 0;
+      let mostChars = 0;
+      for (;;) {
+        const position = parser.position;
+        const done = parser.step(1000, 1024 * 1024);
+        steps++;
+        mostChars = Math.max(mostChars, parser.position - position);
+        if (done) break;
+      }
+      return { steps, mostChars, value: parser.value };
+    };
+    for (const [open, close] of [['[', ']'], ['{"a":', '}']] as const) {
+      const small = run(50_000, open, close);
+      const large = run(200_000, open, close);
+      // 1,000 tokens of a step: no more than 1,000 openings or closings, a few characters each
+      for (const { mostChars } of [small, large]) expect(mostChars, `characters read in one step of ${open}...${close}`).to.be.at.most(1000 * open.length + 8);
+      expect(large.steps / small.steps).to.be.within(3.8, 4.2);
+    }
+  });
+
   it('takes an object of maxKeys keys and refuses one more, at that key, wherever the object is', () => {
     const object = (keys: number) => `{${Array.from({ length: keys }, (_, i) => `"k${i}":[${i}]`).join(',')}}`;
     const atLimit = `{"a":[1,${object(1000)}],"b":${object(1000)}}`;
