@@ -227,6 +227,25 @@ function readInt(env: Env, name: string, fallback: number, min: number, max = Nu
   return value;
 }
 
+/**
+ * The longest a Node timer waits (2^31 - 1 ms, 24.8 days). A longer one is
+ * set to 1 ms with only a warning: REQUEST_TIMEOUT_MS=3000000000, meant as
+ * "no limit", would fail every request at once. Settings that become timers
+ * are refused above it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Milliseconds that a timer will wait: an integer from `min` to MAX_TIMER_MS. */
+function readTimerMs(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (Number.isInteger(value) && value > MAX_TIMER_MS) {
+    throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} ms (24.8 days, the longest a timer can wait), got "${raw}"`);
+  }
+  return readInt(env, name, fallback, min);
+}
+
 /** An integer setting whose default depends on other choices made later (undefined when unset). */
 function readOptionalInt(env: Env, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
@@ -319,12 +338,14 @@ export const DEFAULT_MAX_XML_MB = 20;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration like 24h, 30m, 90s or 500ms; a bare number is seconds. */
-function readDuration(env: Env, name: string, fallbackMs: number, minMs: number): number {
+/** A duration like 24h, 30m, 90s or 5000ms; `timer`: it becomes a timer, so at most MAX_TIMER_MS. */
+function readDuration(env: Env, name: string, fallbackMs: number, minMs: number, timer = false): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallbackMs;
   const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(raw.trim());
   const ms = match ? Number(match[1]) * (DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000) : NaN;
   if (!Number.isSafeInteger(ms) || ms < minMs) throw new ConfigError(`${name} must be a duration of at least ${minMs} ms like 24h, 30m or 90s, got "${raw}"`);
+  if (timer && ms > MAX_TIMER_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} ms (24.8 days, the longest a timer can wait), got "${raw}"`);
   return ms;
 }
 
@@ -391,12 +412,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
       maxXmlBytes: readInt(env, 'MAX_XML_MB', DEFAULT_MAX_XML_MB, 1, 1024) * 1024 ** 2,
-      requestTimeoutMs: readInt(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
+      requestTimeoutMs: readTimerMs(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
     },
     concurrency: {
       maxActiveRequests,
       maxQueuedRequests: readInt(env, 'MAX_QUEUED_REQUESTS', 16, 0),
-      maxQueueWaitMs: readInt(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
+      maxQueueWaitMs: readTimerMs(env, 'MAX_QUEUE_WAIT_MS', 30_000, 0),
     },
     ocr: {
       engine: readChoice(env, 'OCR_ENGINE', OCR_ENGINES, 'auto'),
@@ -420,7 +441,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxContextTokens: readInt(env, 'LLM_MAX_CONTEXT_TOKENS', 16_384, 1024, 1_048_576),
       maxOutputTokens: readInt(env, 'LLM_MAX_OUTPUT_TOKENS', 4096, 64, 262_144),
       maxRetries: readInt(env, 'LLM_MAX_RETRIES', 2, 0, 10),
-      timeoutMs: readInt(env, 'LLM_TIMEOUT_MS', 110_000, 100),
+      timeoutMs: readTimerMs(env, 'LLM_TIMEOUT_MS', 110_000, 100),
       chunkConcurrency: readInt(env, 'LLM_CHUNK_CONCURRENCY', 2, 1, 64),
       seed: readInt(env, 'LLM_SEED', 42, 0),
       ungrounded: readChoice(env, 'LLM_UNGROUNDED', ['null', 'keep'] as const, 'null'),
@@ -430,7 +451,7 @@ export function loadConfig(env: Env = process.env): Config {
       host: readUrl(env, 'OLLAMA_HOST', 'http://127.0.0.1:11434'),
       model: (env.OLLAMA_MODEL ?? '').trim() || 'qwen2.5:7b-instruct',
       keepAlive: (env.OLLAMA_KEEP_ALIVE ?? '').trim() || '30m',
-      probeTimeoutMs: readInt(env, 'OLLAMA_PROBE_TIMEOUT_MS', 1500, 50),
+      probeTimeoutMs: readTimerMs(env, 'OLLAMA_PROBE_TIMEOUT_MS', 1500, 50),
     },
     openai: {
       baseUrl: env.OPENAI_BASE_URL?.trim() ? readUrl(env, 'OPENAI_BASE_URL', '') : undefined,
@@ -450,7 +471,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     eInvoice: readChoice(env, 'E_INVOICE', E_INVOICE_SETTINGS, 'auto'),
     logLevel: (env.LOG_LEVEL ?? 'info').trim(),
-    shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    shutdownTimeoutMs: readTimerMs(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0),
     eventLoopStallLimitMs: readInt(env, 'EVENT_LOOP_STALL_LIMIT_MS', 30_000, 0),
     warmUpRequests: readInt(env, 'WARM_UP', 0, 0, 100),
     warmUpEngineRuns: readInt(env, 'WARM_UP_ENGINE', 6, 0, 100),
@@ -461,16 +482,16 @@ export function loadConfig(env: Env = process.env): Config {
       resultTtlMs: readDuration(env, 'JOB_RESULT_TTL', 24 * 3_600_000, 1000),
       concurrency: readInt(env, 'JOB_CONCURRENCY', maxActiveRequests, 1, 256),
       maxAttempts: readInt(env, 'JOB_MAX_ATTEMPTS', 3, 1, 100),
-      timeoutMs: readDuration(env, 'JOB_TIMEOUT', 30 * 60_000, 1000),
-      lockMs: readDuration(env, 'JOB_LOCK', 30_000, 1000),
+      timeoutMs: readDuration(env, 'JOB_TIMEOUT', 30 * 60_000, 1000, true),
+      lockMs: readDuration(env, 'JOB_LOCK', 30_000, 1000, true),
       maxPending: readInt(env, 'JOB_MAX_PENDING', 10_000, 1),
     },
     webhooks: {
       secret: readWebhookSecret(env),
       allowedHosts: readAllowedHosts(env),
-      timeoutMs: readDuration(env, 'WEBHOOK_TIMEOUT', 10_000, 100),
+      timeoutMs: readDuration(env, 'WEBHOOK_TIMEOUT', 10_000, 100, true),
       maxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 10, 1, 50),
-      retryDelayMs: readDuration(env, 'WEBHOOK_RETRY_DELAY', 5000, 10),
+      retryDelayMs: readDuration(env, 'WEBHOOK_RETRY_DELAY', 5000, 10, true),
     },
   };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, MAX_TIMER_MS } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has documented defaults: port 8080 on all interfaces, no keys, engine chosen automatically', () => {
@@ -30,6 +30,27 @@ describe('loadConfig', () => {
     expect(loadConfig({}).warmUpEngineRuns).to.equal(6);
     expect(loadConfig({ WARM_UP_ENGINE: '0' }).warmUpEngineRuns).to.equal(0);
     expect(() => loadConfig({ WARM_UP: 'yes' })).to.throw(ConfigError, /WARM_UP must be an integer between 0 and 100/);
+  });
+
+  it('refuses a time limit longer than a timer can wait (Node would fire it after 1 ms), naming the limit; takes one at the limit', () => {
+    const tooLong: Array<[string, string]> = [
+      ['REQUEST_TIMEOUT_MS', '3000000000'],
+      ['LLM_TIMEOUT_MS', '2147483648'],
+      ['MAX_QUEUE_WAIT_MS', '9999999999'],
+      ['OLLAMA_PROBE_TIMEOUT_MS', '2147483648'],
+      ['SHUTDOWN_TIMEOUT_MS', '2147483648'],
+      ['JOB_TIMEOUT', '30d'],
+      ['JOB_LOCK', '25d'],
+      ['WEBHOOK_TIMEOUT', '2147483648ms'],
+      ['WEBHOOK_RETRY_DELAY', '90d'],
+    ];
+    for (const [name, value] of tooLong) {
+      expect(() => loadConfig({ [name]: value }), name).to.throw(ConfigError, new RegExp(`^${name} must be at most 2147483647 ms \\(24\\.8 days, the longest a timer can wait\\)`));
+    }
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '2147483647' }).limits.requestTimeoutMs).to.equal(MAX_TIMER_MS);
+    expect(loadConfig({ JOB_TIMEOUT: '24d' }).jobs.timeoutMs).to.equal(24 * 86_400_000);
+    // not a timer: a result may be kept longer
+    expect(loadConfig({ JOB_RESULT_TTL: '30d' }).jobs.resultTtlMs).to.equal(30 * 86_400_000);
   });
 
   it('merges API_KEYS and API_KEYS_FILE, skipping blanks and comments', () => {
