@@ -235,15 +235,15 @@ function readInt(env: Env, name: string, fallback: number, min: number, max = Nu
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** `ms` of the setting `name`, refused when a timer cannot wait that long. */
+function timerMs(env: Env, name: string, ms: number): number {
+  if (ms > MAX_TIMER_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} ms (24.8 days, the longest a timer can wait), got "${env[name]}"`);
+  return ms;
+}
+
 /** Milliseconds that a timer will wait: an integer from `min` to MAX_TIMER_MS. */
 function readTimerMs(env: Env, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw.trim());
-  if (Number.isInteger(value) && value > MAX_TIMER_MS) {
-    throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} ms (24.8 days, the longest a timer can wait), got "${raw}"`);
-  }
-  return readInt(env, name, fallback, min);
+  return timerMs(env, name, readInt(env, name, fallback, min));
 }
 
 /** An integer setting whose default depends on other choices made later (undefined when unset). */
@@ -337,16 +337,14 @@ export const DEFAULT_MAX_XML_MB = 20;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** A duration like 24h, 30m, 90s or 500ms; a bare number is seconds. */
-/** A duration like 24h, 30m, 90s or 5000ms; `timer`: it becomes a timer, so at most MAX_TIMER_MS. */
+/** A duration like 24h, 30m, 90s or 500ms; a bare number is seconds. `timer`: it becomes a timer, so at most MAX_TIMER_MS. */
 function readDuration(env: Env, name: string, fallbackMs: number, minMs: number, timer = false): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallbackMs;
   const match = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(raw.trim());
   const ms = match ? Number(match[1]) * (DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000) : NaN;
   if (!Number.isSafeInteger(ms) || ms < minMs) throw new ConfigError(`${name} must be a duration of at least ${minMs} ms like 24h, 30m or 90s, got "${raw}"`);
-  if (timer && ms > MAX_TIMER_MS) throw new ConfigError(`${name} must be at most ${MAX_TIMER_MS} ms (24.8 days, the longest a timer can wait), got "${raw}"`);
-  return ms;
+  return timer ? timerMs(env, name, ms) : ms;
 }
 
 function readRedisUrl(env: Env): string | undefined {
