@@ -90,7 +90,8 @@ export function* copyingBytes(bytes: Uint8Array, bytesPerUnit = COPY_BYTES_PER_U
  * JSON.stringify(value) in steps (one per value written): the text of an
  * answer of 5,000 rows with evidence took the loop 0.15 s in one call.
  * Plain JSON data (what an answer is); a value with toJSON (a Date) is
- * written by JSON.stringify itself, as is every string and number.
+ * written by JSON.stringify itself, as is every number and every string up
+ * to STRING_CHARS_PER_UNIT characters (a longer one a piece per unit).
  */
 export function* jsonText(value: unknown): PacedWork<string> {
   const parts: string[] = [];
@@ -111,9 +112,49 @@ export function* jsonLength(value: unknown): PacedWork<number> {
 /** What writeJson makes of a value: JSON.stringify's text for a leaf (undefined: written as nothing), or CONTAINER to walk. */
 const CONTAINER = Symbol('container');
 
-function leafText(value: unknown): string | undefined | typeof CONTAINER {
+/** A long string is written this many characters a unit: an 8,000,000-character schema string held the loop 20 ms in one JSON.stringify. */
+export const STRING_CHARS_PER_UNIT = 16 * 1024;
+
+/** A long string's own marker: written in pieces by writeString, never stringified whole. */
+const LONG_STRING = Symbol('long string');
+
+function leafText(value: unknown): string | undefined | typeof CONTAINER | typeof LONG_STRING {
+  if (typeof value === 'string' && value.length > STRING_CHARS_PER_UNIT) return LONG_STRING;
   if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value) as string | undefined;
   return CONTAINER;
+}
+
+/**
+ * JSON.stringify(text) a piece of STRING_CHARS_PER_UNIT characters a unit.
+ * JSON.stringify escapes a character at a time, so the pieces' texts joined
+ * are the whole's, as long as no piece ends between the two halves of a
+ * surrogate pair (each half alone would be escaped as a lone surrogate).
+ */
+function* writeString(text: string, write: (text: string) => void): Generator<void, void, void> {
+  write('"');
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + STRING_CHARS_PER_UNIT);
+    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to++;
+    write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+    from = to;
+    yield;
+  }
+  write('"');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** A value that is no container, written (`leaf`: its leafText); one unit, or a unit per piece of a long string. */
+function* writeLeaf(value: unknown, leaf: string | typeof LONG_STRING, write: (text: string) => void): Generator<void, void, void> {
+  if (leaf === LONG_STRING) return yield* writeString(value as string, write);
+  write(leaf);
+  yield;
 }
 
 /** Writes `value` as JSON.stringify would in a list, piece by piece; false when it writes nothing (undefined, a function, a symbol). */
@@ -121,10 +162,7 @@ function* writeJson(value: unknown, write: (text: string) => void): Generator<vo
   const leaf = leafText(value);
   if (leaf === undefined) return false;
   if (leaf === CONTAINER) yield* writeContainer(value as object, write);
-  else {
-    write(leaf);
-    yield;
-  }
+  else yield* writeLeaf(value, leaf, write);
   return true;
 }
 
@@ -143,13 +181,14 @@ function* writeContainer(value: object, write: (text: string) => void): Generato
   for (const [key, item] of Object.entries(value)) {
     const leaf = leafText(item);
     if (leaf === undefined) continue; // a member JSON.stringify leaves out
-    write(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    if (!first) write(',');
     first = false;
+    // a key can be as long as a value (a property named with 8,000,000 characters)
+    if (key.length > STRING_CHARS_PER_UNIT) yield* writeString(key, write);
+    else write(JSON.stringify(key));
+    write(':');
     if (leaf === CONTAINER) yield* writeContainer(item as object, write);
-    else {
-      write(leaf);
-      yield;
-    }
+    else yield* writeLeaf(item, leaf, write);
   }
   write('}');
 }

@@ -4,7 +4,7 @@ import { finalize, finalizePaced } from '../../src/extract/finalize.js';
 import type { Provenance } from '../../src/extract/provenance.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { packDocument, packingDocument, unpackingPage, unpackPage } from '../../src/ingest/document-pack.js';
-import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, UNITS_PER_TURN } from '../../src/util/paced.js';
+import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, STRING_CHARS_PER_UNIT, UNITS_PER_TURN } from '../../src/util/paced.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 /**
@@ -105,6 +105,36 @@ describe('paced work on the event loop (util/paced.ts)', function () {
       expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
       expect(runSync(jsonLength(value))).to.equal(JSON.stringify(value).length);
     }
+  });
+
+  it('writes a long string, as a value or as a key, a piece per unit, with the text JSON.stringify writes (n vs 4n)', () => {
+    const piece = STRING_CHARS_PER_UNIT;
+    // escapes, a surrogate pair across each piece boundary, lone surrogates on both sides of one
+    const awkward = (length: number) => {
+      const chars = Array.from({ length }, (_, i): string => (i % 97 === 0 ? '"' : i % 89 === 0 ? '\n' : i % 83 === 0 ? '\u0001' : 'Q'));
+      for (let at = piece - 1; at + 1 < length; at += piece) [chars[at], chars[at + 1]] = ['\ud83d', '\ude00'];
+      chars[2 * piece - 3] = '\udc00';
+      chars[2 * piece + 3] = '\ud800';
+      return chars.join('');
+    };
+    const unitsOf = (work: Generator<void, unknown, void>) => {
+      let units = 0;
+      for (let step = work.next(); !step.done; step = work.next()) units++;
+      return units;
+    };
+    for (const length of [3 * piece, 12 * piece]) {
+      const text = awkward(length);
+      for (const value of [text, { [text]: 1 }, { name: text, list: [text, 'short'] }]) {
+        expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
+        expect(runSync(jsonLength(value))).to.equal(JSON.stringify(value).length);
+      }
+    }
+    // a unit never holds more than a piece: 4 times the characters, about 4 times the units
+    const small = unitsOf(jsonLength({ [awkward(3 * piece)]: awkward(3 * piece) }));
+    const large = unitsOf(jsonLength({ [awkward(12 * piece)]: awkward(12 * piece) }));
+    expect(small).to.be.at.least(6);
+    expect(large).to.be.at.least(24);
+    expect(large / small).to.be.within(3.5, 4.5);
   });
 
   it('copies bytes into a buffer of their own a slice per unit, in as many units as the bytes need (n vs 4n)', () => {
