@@ -7,7 +7,7 @@ import { healthzDuring, leastStallDuring } from '../helpers/healthz.js';
 import { closeSharedServices, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 import { findLongStrings, jsonBodyValue, MAX_OBJECT_KEYS, PACED_PARSE_CHARS, parseJsonBody, parseJsonBodyPaced } from '../../src/http/json-body.js';
 import { isAppError } from '../../src/errors.js';
-import { JsonStringBytes } from '../../src/util/json-string-bytes.js';
+import { JsonStringBytes, TEXT_BYTES_PER_UNIT } from '../../src/util/json-string-bytes.js';
 import { TOKENS_PER_SLICE } from '../../src/util/paced-json.js';
 
 /** The value with every JsonStringBytes made into its text: what JSON.parse gives, if the parser is right. */
@@ -159,6 +159,39 @@ describe('the JSON body parser of POST /v1/ (long strings left as body bytes)', 
     const body = Buffer.from(`{"contents":[{"mimeType":"image/png","data":"${'A'.repeat(50)}\t${'A'.repeat(50)}"}]}`);
     const parsed = parseJsonBody(body, 64) as { contents: Array<{ data: JsonStringBytes }> };
     expect(() => parsed.contents[0]!.data.text()).to.throw(SyntaxError, /Bad control character/);
+  });
+
+  it('makes a long string that is no file\'s data into the text JSON.parse gives, a piece per turn (n vs 4n)', () => {
+    // characters of one to four bytes and broken sequences, so that pieces end next to every kind
+    const kinds = [Buffer.from('Q'), Buffer.from('é'), Buffer.from('€'), Buffer.from('😀'), Buffer.from([0xe2, 0x82]), Buffer.from([0x80]), Buffer.from([0xf0, 0x9f])];
+    const bodyOf = (bytes: number) => {
+      const random = seeded(bytes);
+      const parts: Buffer[] = [];
+      for (let length = 0; length < bytes; ) {
+        const part = kinds[Math.floor(random() * kinds.length)]!;
+        parts.push(part);
+        length += part.length;
+      }
+      return Buffer.concat([Buffer.from('{"schema":{"description":"'), ...parts, Buffer.from('"},"contents":[]}')]);
+    };
+    const turnsOf = (body: Buffer) => {
+      let turns = 0;
+      const work = jsonBodyValue(body);
+      let step = work.next();
+      for (; !step.done; step = work.next()) turns++;
+      expect(step.value).to.deep.equal(JSON.parse(body.toString('utf8')));
+      return turns;
+    };
+    const small = turnsOf(bodyOf(1.5 * TEXT_BYTES_PER_UNIT));
+    const large = turnsOf(bodyOf(6 * TEXT_BYTES_PER_UNIT));
+    expect(small).to.be.within(2, 3);
+    expect(large).to.be.within(6, 7);
+    // a raw control character in such a string is JSON.parse's 400, in whichever piece it is
+    const broken = bodyOf(2.5 * TEXT_BYTES_PER_UNIT);
+    broken[broken.length - 100] = 0x09;
+    const error = parseError(broken);
+    expect(isAppError(error) && error.status, String(error)).to.equal(400);
+    expect(error!.message).to.match(/^request body is not valid JSON: Bad control character in string literal/);
   });
 
   /** A schema of `count` small properties: a body whose rest, without its long strings, is long. */
@@ -319,6 +352,26 @@ describe('POST /v1/ with large bodies: read as bytes, the base64 decoded off the
     answered(await post(body)); // the first request compiles the code: not what is measured
     const longestStallMs = await leastStallDuring(server.url, 3, () => post(body), answered);
     expect(longestStallMs, 'longest event-loop stall, CPU ms (least of 3 tries)').to.be.below(100);
+  });
+
+  it('answers 8,000,000-character strings outside a file\'s data (a filename, a schema\'s) with their 400s, the loop given back', async () => {
+    const long = 'Q'.repeat(8_000_000);
+    const file = { mimeType: 'image/png', data: 'AAAA' };
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ['filename', requestBody([{ ...file, filename: long }]), /^contents\[0\]\.filename must NOT have more than 1024 characters$/],
+      ['description', Buffer.from(JSON.stringify({ schema: { ...schema, description: long }, contents: [file] })), /^schema is too large \(8000\d{3} characters as JSON; the limit is 524288\)$/],
+      ['property name', Buffer.from(JSON.stringify({ schema: { type: 'object', properties: { [long]: { type: 'string' } } }, contents: [file] })), /^schema is too large \(8000\d{3} characters/],
+    ];
+    for (const [name, body, error] of cases) {
+      const answered = (response: { status: number; body: { error?: string } }) => {
+        expect(response.status, name).to.equal(400);
+        expect(response.body.error, name).to.match(error);
+      };
+      answered(await post(body)); // the first request compiles the code: not what is measured
+      const longestStallMs = await leastStallDuring(server.url, 3, () => postUncopied(body), answered);
+      // each was 20-56 ms in one go before (ajv counting a filename's characters, a string's text, its JSON); 9-16 ms now
+      expect(longestStallMs, `${name}: longest event-loop stall, CPU ms (least of 3 tries)`).to.be.below(35);
+    }
   });
 
   it('gives the same 400s as before for long base64 that is wrong, on and off the decoding thread', async () => {
