@@ -109,6 +109,15 @@ export function* jsonLength(value: unknown): PacedWork<number> {
   return length;
 }
 
+/**
+ * JSON.stringify(value) as pieces handed to `write`, a unit per value (a long
+ * string a unit per piece), so that a caller can stop as soon as it has seen
+ * enough (util/json-fits.ts). False when the value writes nothing (undefined).
+ */
+export function jsonPieces(value: unknown, write: (text: string) => void): PacedWork<boolean> {
+  return writeJson(value, write);
+}
+
 /** What writeJson makes of a value: JSON.stringify's text for a leaf (undefined: written as nothing), or CONTAINER to walk. */
 const CONTAINER = Symbol('container');
 

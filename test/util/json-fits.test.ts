@@ -33,7 +33,16 @@ describe('jsonFitsIn', () => {
     expect(reads).to.be.within(8_000, 8_300);
   });
 
-  it('refuses a string longer than the limit without measuring it', () => {
+  it('refuses a string longer than the limit, as a value or as a key, without measuring it', () => {
     expect(jsonFitsIn({ note: 'x'.repeat(40_000_000) }, 16 * 1024)).to.equal(false);
+    expect(jsonFitsIn({ ['k'.repeat(40_000_000)]: 1 }, 16 * 1024)).to.equal(false);
+  });
+
+  it('counts what JSON.stringify writes for values it leaves out or writes as null', () => {
+    for (const sample of [undefined, [undefined, () => 1, Symbol('s')], { a: undefined, b: () => 1 }, { d: { toJSON: () => undefined } }]) {
+      const text = JSON.stringify(sample) ?? 'null';
+      expect(jsonFitsIn(sample, Buffer.byteLength(text)), text).to.equal(true);
+      expect(jsonFitsIn(sample, Buffer.byteLength(text) - 1), text).to.equal(false);
+    }
   });
 });
