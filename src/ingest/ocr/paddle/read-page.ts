@@ -31,7 +31,7 @@ export interface PaddleModels {
    * PP-OCRv6 tiny); `recognise` re-reads only the lines it is unsure of
    * (recogniseLines). Its strips are the same (recogniserHeight tall).
    */
-  quickReader?: { recognise: RunRecogniser; alphabet: Alphabet };
+  quickReader?: LineReader;
   classify: RunModel | undefined;
   /** The alphabet of `recognise`. */
   alphabet: Alphabet;
@@ -212,18 +212,24 @@ function batchesOf(order: number[], widths: number[], maxColumns: number): numbe
  */
 export const REREAD_BELOW = 0.99;
 
-/** Reads the lines `which` (indices into quads) with one recogniser, in batches of similar width, into `readings`. */
-async function readLines(
-  recognise: RunRecogniser,
-  alphabet: Alphabet,
-  height: number,
-  raster: GreyRaster,
-  quads: Quad[],
-  widths: number[],
-  which: number[],
-  readings: LineReading[],
-  options: ReadOptions,
-): Promise<void> {
+/** A recogniser and the alphabet its output columns are letters of. */
+export interface LineReader {
+  recognise: RunRecogniser;
+  alphabet: Alphabet;
+}
+
+/** A page's text lines as the recognisers take them: each quad sampled into a strip `height` tall and its `widths` entry wide. */
+interface LineStrips {
+  raster: GreyRaster;
+  quads: Quad[];
+  widths: number[];
+  height: number;
+}
+
+/** Reads the lines `which` (indices into strips.quads) with one recogniser, in batches of similar width, into `readings`. */
+async function readLines(reader: LineReader, strips: LineStrips, which: number[], readings: LineReading[], options: ReadOptions): Promise<void> {
+  const { recognise, alphabet } = reader;
+  const { raster, quads, widths, height } = strips;
   const order = [...which].sort((a, b) => (widths[a] as number) - (widths[b] as number));
   const maxColumns = Math.floor(MAX_BATCH_CELLS / alphabet.characters.length);
   for (const batch of batchesOf(order, widths, maxColumns)) {
@@ -258,17 +264,18 @@ async function readLines(
  */
 export async function recogniseLines(models: PaddleModels, raster: GreyRaster, quads: Quad[], options: ReadOptions): Promise<LineReading[]> {
   const height = models.recogniserHeight;
-  const widths = quads.map((quad) => stripWidth(quad, height));
+  const strips: LineStrips = { raster, quads, height, widths: quads.map((quad) => stripWidth(quad, height)) };
   const readings = new Array<LineReading>(quads.length);
   const every = quads.map((_, i) => i);
+  const full: LineReader = { recognise: models.recognise, alphabet: models.alphabet };
   const quick = models.quickReader;
   if (!quick) {
-    await readLines(models.recognise, models.alphabet, height, raster, quads, widths, every, readings, options);
+    await readLines(full, strips, every, readings, options);
     return readings;
   }
-  await readLines(quick.recognise, quick.alphabet, height, raster, quads, widths, every, readings, options);
+  await readLines(quick, strips, every, readings, options);
   const unsure = every.filter((i) => (readings[i] as LineReading).weakest < REREAD_BELOW);
-  await readLines(models.recognise, models.alphabet, height, raster, quads, widths, unsure, readings, options);
+  await readLines(full, strips, unsure, readings, options);
   return readings;
 }
 
