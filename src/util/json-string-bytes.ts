@@ -33,8 +33,8 @@ export class JsonStringBytes {
   /**
    * text() as paced work, a unit per TEXT_BYTES_PER_UNIT bytes: on the event
    * loop an 8,000,000-character string (a schema's or a filename) took 15-20 ms
-   * to decode and check in one go. Pieces end before a byte that starts a
-   * character, so each decodes as it would within the whole.
+   * to decode and check in one go. Pieces end after the character they would
+   * cut, so each decodes as it would within the whole.
    */
   *textWork(): PacedWork<string> {
     if (this.bytes.byteLength !== this.byteLength) throw new Error('the body bytes of this string were moved to another thread');
@@ -43,7 +43,8 @@ export class JsonStringBytes {
     let characters = 0;
     for (let from = 0; from < bytes.length; ) {
       let to = Math.min(bytes.length, from + TEXT_BYTES_PER_UNIT);
-      while (to < bytes.length && (bytes[to]! & 0xc0) === 0x80) to++;
+      // past the continuation bytes of the character it cut (three at most: a run of stray ones is cut anywhere)
+      for (let extra = 0; extra < 3 && to < bytes.length && (bytes[to]! & 0xc0) === 0x80; extra++) to++;
       const piece = bytes.toString('utf8', from, to);
       // eslint-disable-next-line no-control-regex
       const control = /[\u0000-\u001f]/.exec(piece);

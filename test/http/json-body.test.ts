@@ -186,6 +186,9 @@ describe('the JSON body parser of POST /v1/ (long strings left as body bytes)', 
     const large = turnsOf(bodyOf(6 * TEXT_BYTES_PER_UNIT));
     expect(small).to.be.within(2, 3);
     expect(large).to.be.within(6, 7);
+    // a run of stray continuation bytes, which no character ends, is cut like any other
+    const stray = Buffer.concat([Buffer.from('{"schema":{"description":"'), Buffer.alloc(3 * TEXT_BYTES_PER_UNIT, 0x80), Buffer.from('"},"contents":[]}')]);
+    expect(turnsOf(stray)).to.be.within(3, 4);
     // a raw control character in such a string is JSON.parse's 400, in whichever piece it is
     const broken = bodyOf(2.5 * TEXT_BYTES_PER_UNIT);
     broken[broken.length - 100] = 0x09;
