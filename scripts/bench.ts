@@ -22,7 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { decodeContents } from '../src/ingest/decode.js';
 import { loadImagePages } from '../src/ingest/image.js';
 import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr-choice.js';
-import { PAGE_SEGMENTATION_MODE, encodePgm } from '../src/ingest/ocr/tesseract/page.js';
+import { PAGE_SEGMENTATION_MODE, sharedPgm } from '../src/ingest/ocr/tesseract/page.js';
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
@@ -33,6 +33,7 @@ import { pdfDocumentOptions } from '../src/ingest/pdf-options.js';
 import { restoreNativeBuiltins } from '../src/ingest/pdfjs-builtins.js';
 import type { GreyRaster } from '../src/document/raster.js';
 import { silentLogger } from '../src/logger.js';
+import { runSync } from '../src/util/paced.js';
 import { startServices } from '../src/services.js';
 import { makeReceiptImage, makeReceiptPhoto } from '../test/fixtures/images.js';
 import { makeInvoicePdf, makeScannedPdf, makeTextPdf } from '../test/fixtures/pdfs.js';
@@ -169,7 +170,7 @@ function benchNativeTesseract(raster: GreyRaster, jsSecondsPerPage: number): voi
   }
   const dir = mkdtempSync(join(tmpdir(), 'docshape-bench-'));
   const path = join(dir, 'page.pgm');
-  writeFileSync(path, encodePgm(raster));
+  writeFileSync(path, new Uint8Array(runSync(sharedPgm(raster))));
   // The same model tesseract.js uses (best_int), so the ratio compares engines, not models.
   writeFileSync(join(dir, 'eng.traineddata'), gunzipSync(readFileSync(join(defaultLangPath(), 'eng.traineddata.gz'))));
   const args = [path, '-', '--tessdata-dir', dir, '--dpi', String(raster.dpi), '--psm', PAGE_SEGMENTATION_MODE, '-l', 'eng'];
