@@ -7,7 +7,7 @@ import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
 import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
 import { unpackingPage } from './document-pack.js';
-import { Pacer, runPaced } from '../util/paced.js';
+import { Pacer, runPaced, type PacedWork } from '../util/paced.js';
 import type { Page } from '../document/document.js';
 import { E_INVOICE_ROOTS } from './einvoice/read.js';
 import type { GreyRaster } from '../document/raster.js';
@@ -91,19 +91,40 @@ function errorFromFailure(failure: PdfFailure, file: DecodedFile): AppError {
   }
 }
 
-function unpackPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): PdfTextPage {
-  const words: Word[] = texts === '' ? [] : texts.split(' ').map((text, i) => ({
-    text,
-    bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! },
-    confidence: 1,
-    source: 'text-layer',
-  }));
+/** Words of a text page unpacked per unit of unpackingTextPage: tens of microseconds. */
+const UNPACK_WORDS_PER_UNIT = 64;
+
+/**
+ * A text page as the thread packed it, made into words and lines a few words
+ * per unit: one line of 50,000 words (a 100,000-character line) took the
+ * event loop ~100 ms to unpack in one go. A line's text is its stretch of
+ * `texts` (the words joined by spaces), its box the union of its words'.
+ */
+export function* unpackingTextPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): PacedWork<PdfTextPage> {
+  const wordTexts = texts === '' ? [] : texts.split(' ');
+  const words: Word[] = [];
   const lines: Line[] = [];
-  let first = 0;
+  let textAt = 0;
   for (const length of lineLengths) {
-    const lineWords = words.slice(first, first + length);
-    lines.push({ text: lineWords.map((word) => word.text).join(' '), bbox: unionBox(lineWords.map((word) => word.bbox)), words: lineWords });
-    first += length;
+    const first = words.length;
+    const bbox = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    for (let i = first; i < first + length; i++) {
+      const word: Word = { text: wordTexts[i]!, bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! }, confidence: 1, source: 'text-layer' };
+      words.push(word);
+      bbox.x0 = Math.min(bbox.x0, word.bbox.x0);
+      bbox.y0 = Math.min(bbox.y0, word.bbox.y0);
+      bbox.x1 = Math.max(bbox.x1, word.bbox.x1);
+      bbox.y1 = Math.max(bbox.y1, word.bbox.y1);
+      if (i % UNPACK_WORDS_PER_UNIT === UNPACK_WORDS_PER_UNIT - 1) yield;
+    }
+    const lineWords = words.slice(first);
+    if (length === 0) {
+      lines.push({ text: '', bbox: unionBox([]), words: lineWords });
+      continue;
+    }
+    const textEnd = textAt + lineWords.reduce((sum, word) => sum + word.text.length, 0) + length - 1;
+    lines.push({ text: texts.slice(textAt, textEnd), bbox, words: lineWords });
+    textAt = textEnd + 1;
   }
   return { ...page, lines, words };
 }
@@ -142,11 +163,9 @@ export class PdfProcessor {
     const task: PdfTask = { kind: 'inspect', bytes: new Uint8Array(file.bytes), maxStreamBytes: this.options.maxStreamBytes, maxPages, maxWords, ...(eInvoice ? { eInvoice } : {}) };
     const packed = await this.run<PackedInspection>(file, task, signal);
     const pages: PdfTextPage[] = [];
-    for (const page of packed.pages) {
-      // a turn for other requests between pages: unpacking a dense page takes the event loop tens of milliseconds
-      await new Promise((resolve) => setImmediate(resolve));
-      pages.push(unpackPage(page));
-    }
+    // in turns: unpacking a dense page, or one long line, takes the event loop tens of milliseconds
+    const pacer = new Pacer(signal);
+    for (const page of packed.pages) pages.push(await runPaced(unpackingTextPage(page), pacer));
     // an e-invoice page has a line per business term and invoice line: thousands, unpacked in turns
     return { pageCount: packed.pageCount, pages, ...(packed.eInvoice ? { eInvoice: await runPaced(unpackingPage(packed.eInvoice), new Pacer(signal)) } : {}) };
   }

@@ -3,7 +3,10 @@ import { HELVETICA, rawPdf, stream, textContent } from '../../scripts/fuzz/pdf-w
 import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
 import type { BBox, Word } from '../../src/document/document.js';
-import { PDF_THREAD_YOUNG_GENERATION_MB, PdfProcessor, type PdfInspection } from '../../src/ingest/pdf.js';
+import { PDF_THREAD_YOUNG_GENERATION_MB, PdfProcessor, unpackingTextPage, type PdfInspection } from '../../src/ingest/pdf.js';
+import type { PackedTextPage } from '../../src/ingest/pdf-protocol.js';
+import { unionBox } from '../../src/ingest/lines.js';
+import { runSync } from '../../src/util/paced.js';
 import type { GreyRaster } from '../../src/document/raster.js';
 import {
   A4,
@@ -92,6 +95,43 @@ function expectWordsOverInk(words: Word[], raster: GreyRaster): void {
   expect(text.x1).to.be.within(ink.x1 - 1, ink.x1 + 5);
   expect(text.y1).to.be.within(ink.y1 - 1, ink.y1 + 5);
 }
+
+describe('a text page unpacked from its thread\'s packing', () => {
+  /** A packed page of `lines` lines, the first `longest` words long, the others 0 to 5 (an empty one among them). */
+  const packed = (longest: number, lines = 40): PackedTextPage => {
+    const lengths = [longest, 0, ...Array.from({ length: lines - 2 }, (_, i) => i % 6)];
+    const total = lengths.reduce((sum, length) => sum + length, 0);
+    const texts = Array.from({ length: total }, (_, i) => ['x', 'Total', '12.50', 'é€', '2024-03-14'][i % 5]).join(' ');
+    const boxes = Float64Array.from({ length: total * 4 }, (_, i) => (i % 4 < 2 ? 100 - (i % 97) : 200 + (i % 89)));
+    return { index: 0, width: 600, height: 800, needsOcr: false, texts, boxes, lineLengths: Uint32Array.from(lengths) };
+  };
+  /** The words and lines made at once, the plain way: what the unpacking in turns must give. */
+  const reference = ({ texts, boxes, lineLengths, ...page }: PackedTextPage) => {
+    const words: Word[] = texts === '' ? [] : texts.split(' ').map((text, i) => ({ text, bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! }, confidence: 1, source: 'text-layer' }));
+    let first = 0;
+    const lines = Array.from(lineLengths, (length) => {
+      const lineWords = words.slice(first, (first += length));
+      return { text: lineWords.map((word) => word.text).join(' '), bbox: unionBox(lineWords.map((word) => word.bbox)), words: lineWords };
+    });
+    return { ...page, lines, words };
+  };
+  const unitsOf = (page: PackedTextPage) => {
+    let units = 0;
+    const work = unpackingTextPage(page);
+    let step = work.next();
+    for (; !step.done; step = work.next()) units++;
+    expect(step.value).to.deep.equal(reference(page));
+    return units;
+  };
+
+  it('gives the words and lines the plain unpacking gives, in units of a few words even within one long line (n vs 4n)', () => {
+    expect(runSync(unpackingTextPage(packed(0, 2)))).to.deep.equal(reference(packed(0, 2)));
+    const small = unitsOf(packed(10_000));
+    const large = unitsOf(packed(40_000));
+    expect(small).to.be.at.least(100);
+    expect(large / small).to.be.within(3.5, 4.5);
+  });
+});
 
 describe('PdfProcessor', function () {
   let processor: PdfProcessor;
