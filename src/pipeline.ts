@@ -1,6 +1,6 @@
 import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
-import { resolveDateOrder } from './extract/date-order.js';
+import { resolvingDateOrder } from './extract/date-order.js';
 import { buildEvidencePaced, type EvidenceReport } from './evidence/evidence.js';
 import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './extract/engine.js';
 import { finalizePaced, type FinalAnswer } from './extract/finalize.js';
@@ -13,7 +13,7 @@ import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats, type
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
 import type { PdfProcessor } from './ingest/pdf.js';
-import { Pacer } from './util/paced.js';
+import { Pacer, runPaced, type PacedWork } from './util/paced.js';
 
 /**
  * The path of one extraction, shared by the HTTP route, the CLI and the
@@ -130,10 +130,8 @@ function lazyLayout(document: Document): () => LayoutText {
 export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedRequest, document: Document, signal: AbortSignal): Promise<Answer> {
   const { compiled, files } = prepared;
   const layout = lazyLayout(document);
-  // turns for other requests around reading the dates of a long document (tens of milliseconds)
-  await new Promise((resolve) => setImmediate(resolve));
-  const options = settleOptions(prepared.options, deps.dates, document);
-  await new Promise((resolve) => setImmediate(resolve));
+  // the dates of a long document are read in turns (tens of milliseconds in all)
+  const options = await runPaced(settlingOptions(prepared.options, deps.dates, document), new Pacer(signal));
   signal.throwIfAborted();
   const extractStarted = performance.now();
   // (objects with a getter, never spread: a spread would render it)
@@ -186,8 +184,8 @@ async function explain(final: FinalAnswer, checker: Engine | undefined, rulesRea
 }
 
 /** The request's options as the engine and finalize see them: nothing left to decide (the only place DATE_ORDER is read). */
-function settleOptions(requested: RequestOptions, dates: DateConfig, document: Document): ExtractionOptions {
-  return { dateOrder: resolveDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
+function* settlingOptions(requested: RequestOptions, dates: DateConfig, document: Document): PacedWork<ExtractionOptions> {
+  return { dateOrder: yield* resolvingDateOrder(requested.dateOrder ?? dates.order, dates.fallback, document) };
 }
 
 /** Where an extraction is, for a caller that shows progress (a job): reading pages, then the engine at work. */

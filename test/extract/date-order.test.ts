@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { resolveDateOrder } from '../../src/extract/date-order.js';
+import { resolveDateOrder, resolvingDateOrder } from '../../src/extract/date-order.js';
 import { findDates, findDateSpans } from '../../src/extract/dates.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
@@ -43,5 +43,19 @@ describe('findDates and findDateSpans', () => {
     const spans = findDateSpans(text);
     expect(spans.map((span) => span.text)).to.deep.equal(['03/04/2024', '25.04.24', 'March 5, 2024']);
     for (const dayFirst of [true, false]) expect(findDates(text, { dayFirst }).map(({ text: printed, index }) => ({ text: printed, index }))).to.deep.equal(spans);
+  });
+
+  it('reads a document\'s dates a line per unit, so that a long one gives the loop back (n vs 4n)', () => {
+    const unitsOf = (lines: number) => {
+      const document = buildDocument([...Array.from({ length: lines }, (_, i) => `x ${i}`), 'Due 03/25/2024']);
+      const work = resolvingDateOrder('auto', 'dmy', document);
+      let units = 0;
+      let step = work.next();
+      for (; !step.done; step = work.next()) units++;
+      expect(step.value).to.equal('mdy');
+      return units;
+    };
+    expect(unitsOf(1000)).to.equal(1001);
+    expect(unitsOf(4000)).to.equal(4001);
   });
 });
