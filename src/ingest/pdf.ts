@@ -101,30 +101,30 @@ const UNPACK_WORDS_PER_UNIT = 64;
  * `texts` (the words joined by spaces), its box the union of its words'.
  */
 export function* unpackingTextPage({ texts, boxes, lineLengths, ...page }: PackedTextPage): PacedWork<PdfTextPage> {
-  const wordTexts = texts === '' ? [] : texts.split(' ');
   const words: Word[] = [];
   const lines: Line[] = [];
-  let textAt = 0;
+  // where the next word starts in `texts`; a word ends at the next space (none within a word)
+  let at = 0;
   for (const length of lineLengths) {
-    const first = words.length;
+    const lineStart = at;
+    let lineEnd = at;
+    const lineWords: Word[] = [];
     const bbox = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-    for (let i = first; i < first + length; i++) {
-      const word: Word = { text: wordTexts[i]!, bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! }, confidence: 1, source: 'text-layer' };
+    for (let k = 0; k < length; k++) {
+      const i = words.length;
+      const space = texts.indexOf(' ', at);
+      lineEnd = space === -1 ? texts.length : space;
+      const word: Word = { text: texts.slice(at, lineEnd), bbox: { x0: boxes[i * 4]!, y0: boxes[i * 4 + 1]!, x1: boxes[i * 4 + 2]!, y1: boxes[i * 4 + 3]! }, confidence: 1, source: 'text-layer' };
+      at = lineEnd + 1;
       words.push(word);
+      lineWords.push(word);
       bbox.x0 = Math.min(bbox.x0, word.bbox.x0);
       bbox.y0 = Math.min(bbox.y0, word.bbox.y0);
       bbox.x1 = Math.max(bbox.x1, word.bbox.x1);
       bbox.y1 = Math.max(bbox.y1, word.bbox.y1);
       if (i % UNPACK_WORDS_PER_UNIT === UNPACK_WORDS_PER_UNIT - 1) yield;
     }
-    const lineWords = words.slice(first);
-    if (length === 0) {
-      lines.push({ text: '', bbox: unionBox([]), words: lineWords });
-      continue;
-    }
-    const textEnd = textAt + lineWords.reduce((sum, word) => sum + word.text.length, 0) + length - 1;
-    lines.push({ text: texts.slice(textAt, textEnd), bbox, words: lineWords });
-    textAt = textEnd + 1;
+    lines.push(length === 0 ? { text: '', bbox: unionBox([]), words: lineWords } : { text: texts.slice(lineStart, lineEnd), bbox, words: lineWords });
   }
   return { ...page, lines, words };
 }
