@@ -47,6 +47,15 @@ describe('rules engine: the currency of a document', () => {
     expect(findCurrencies('RM 12.50, US$ 3, RMB 4, EURO 5').map((f) => f.value)).to.deep.equal(['MYR', 'USD']);
   });
 
+  it('takes no legal form or place for a currency ("SDN BHD" is no Bahraini dinar, "Hong Kong SAR" no riyal), unless beside an amount', async () => {
+    expect(findCurrencies('AEON CO. (M) BHD (126926-H)').map((f) => f.value)).to.deep.equal([]);
+    expect(findCurrencies('MR. D.I.Y. (M) SDN BHD').map((f) => f.value)).to.deep.equal([]);
+    expect(findCurrencies('Causeway Bay, Hong Kong SAR').map((f) => f.value)).to.deep.equal([]);
+    expect(findCurrencies('Total BHD 12.500, fee 2.00 SAR').map((f) => f.value)).to.deep.equal(['BHD', 'SAR']);
+    const receipt = ['AEON CO. (M) BHD', '(126926-H)', 'AEON TAMAN MALURI SC', 'SDN BHD', 'TOTAL RM 75.00', 'CASH RM 80.00', 'CHANGE RM 5.00'];
+    expect(await extract(receipt)).to.deep.equal({ currency: 'MYR', total: 75 });
+  });
+
   it('still reads an amount that asks for its currency as an amount', async () => {
     const schema: JsonSchema = { type: 'object', properties: { total_with_currency: { type: 'string', description: 'Total including the currency' } } };
     expect(await extract(['Corner Cafe', 'Total        €5.70'], schema)).to.deep.equal({ total_with_currency: '€5.70' });

@@ -20,8 +20,13 @@ const SIGN_CODES: Record<string, string> = {
   'HK$': 'HKD', 'R$': 'BRL', 'zł': 'PLN', 'Kč': 'CZK',
 };
 
-/** Codes that are also English words: a currency only beside an amount ("ALL ITEMS" is no Albanian lek). */
-const WORDLIKE_CODES = new Set(['ALL', 'TOP', 'PEN', 'CUP', 'MOP', 'TRY', 'SOS', 'BOB', 'MAD', 'NAD', 'GEL', 'ERN', 'BAM', 'GIP', 'LAK', 'AMD', 'BIF', 'DOP', 'FKP', 'HNL', 'GYD']);
+/**
+ * Codes that are also words: a currency only beside an amount ("ALL ITEMS" is
+ * no Albanian lek). Among them words that name companies and places: "BHD"
+ * is Malaysia's legal form Berhad ("SDN BHD" heads most of its receipts), no
+ * Bahraini dinar; "SAR" is "Hong Kong SAR", no Saudi riyal.
+ */
+const WORDLIKE_CODES = new Set(['ALL', 'TOP', 'PEN', 'CUP', 'MOP', 'TRY', 'SOS', 'BOB', 'MAD', 'NAD', 'GEL', 'ERN', 'BAM', 'GIP', 'LAK', 'AMD', 'BIF', 'DOP', 'FKP', 'HNL', 'GYD', 'BHD', 'SAR']);
 
 /** The ISO code a printed mention names, when it names exactly one currency. */
 export function currencyCode(printed: string): string | undefined {
