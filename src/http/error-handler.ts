@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { closeGentlyAfterAnswer } from './close-gently.js';
+import { bodyCutShort, bodyTooLarge, bodyUnreadable } from './body-errors.js';
 
 interface BodyParserError {
   type?: string;
@@ -15,18 +16,18 @@ interface BodyParserError {
 function fromBodyParser(error: BodyParserError & Error): AppError | undefined {
   switch (error.type) {
     case 'entity.too.large':
-      return new AppError('payload_too_large', `request body exceeds the limit of ${error.limit} bytes (MAX_BODY_BYTES)`);
+      return bodyTooLarge(error.limit ?? 0);
     case 'entity.parse.failed':
       return new AppError('bad_request', `request body is not valid JSON: ${error.message}`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError('bad_request', `request body encoding is not supported: ${error.message}`);
     case 'request.aborted':
-      return new AppError('bad_request', 'request body was not received completely');
+      return bodyCutShort();
     default:
       // e.g. a body that does not decompress as its Content-Encoding says ("incorrect header check"): the client's error, not a 500
       if (error.expose && typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
-        return new AppError('bad_request', `request body cannot be read: ${error.message}`);
+        return bodyUnreadable(error.message);
       }
       return undefined;
   }

@@ -18,8 +18,9 @@ import { randomBytes } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import express, { type NextFunction, type Request, type RequestHandler } from 'express';
-import { AppError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
+import { bodyCutShort, bodyTooLarge, bodyUnreadable } from './body-errors.js';
 import { BACKSLASH, COLON, isJsonWhitespace, JsonWidthError, pacedJsonParse, QUOTE } from '../util/paced-json.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
@@ -226,15 +227,15 @@ function readKnownLength(req: Request, length: number): Promise<Buffer> {
         reject(error);
       } else resolve(body);
     };
-    const sizeMismatch = () => badRequest('request body cannot be read: request size did not match content length');
+    const sizeMismatch = () => bodyUnreadable('request size did not match content length');
     const onData = (chunk: Buffer) => {
       if (received + chunk.length > length) return finish(sizeMismatch());
       chunk.copy(body, received);
       received += chunk.length;
     };
     const onEnd = () => finish(received === length ? undefined : sizeMismatch());
-    const onError = () => finish(new AppError('bad_request', 'request body was not received completely'));
-    const onClose = () => finish(new AppError('bad_request', 'request body was not received completely'));
+    const onError = () => finish(bodyCutShort());
+    const onClose = () => finish(bodyCutShort());
     req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
@@ -281,16 +282,16 @@ function readStreamed(req: Request, decoder: Transform | undefined, limitBytes: 
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limitBytes) return finish(new AppError('payload_too_large', `request body exceeds the limit of ${limitBytes} bytes (MAX_BODY_BYTES)`));
+      if (received > limitBytes) return finish(bodyTooLarge(limitBytes));
       chunks.push(chunk);
     };
     const onEnd = () => finish();
-    const onAborted = () => finish(new AppError('bad_request', 'request body was not received completely'));
+    const onAborted = () => finish(bodyCutShort());
     const onClose = () => {
       if (!req.complete) onAborted();
     };
     source.on('data', onData).on('end', onEnd);
-    decoder?.on('error', (error: Error) => finish(badRequest(`request body cannot be read: ${error.message}`)));
+    decoder?.on('error', (error: Error) => finish(bodyUnreadable(error.message)));
     req.on('error', onAborted).on('close', onClose);
   });
 }
