@@ -79,11 +79,16 @@ export const COPY_BYTES_PER_UNIT = 4 * 1024 * 1024;
  */
 export function* copyingBytes(bytes: Uint8Array, bytesPerUnit = COPY_BYTES_PER_UNIT): PacedWork<Uint8Array<ArrayBuffer>> {
   const copy = new Uint8Array(bytes.length);
+  yield* copyingInto(copy, 0, bytes, bytesPerUnit);
+  return copy;
+}
+
+/** `bytes` copied into `target` from `offset` on, `bytesPerUnit` a unit (a buffer made for a thread: copyingBytes, tesseract's shared image). */
+export function* copyingInto(target: Uint8Array, offset: number, bytes: Uint8Array, bytesPerUnit = COPY_BYTES_PER_UNIT): PacedWork<void> {
   for (let at = 0; at < bytes.length; at += bytesPerUnit) {
-    copy.set(bytes.subarray(at, at + bytesPerUnit), at);
+    target.set(bytes.subarray(at, at + bytesPerUnit), offset + at);
     yield;
   }
-  return copy;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type Tesseract from 'tesseract.js';
 import type { OcrRotation } from '../../../config.js';
 import { median } from '../../../util/median.js';
-import { COPY_BYTES_PER_UNIT, Pacer, runPaced, type PacedWork } from '../../../util/paced.js';
+import { copyingInto, Pacer, runPaced, type PacedWork } from '../../../util/paced.js';
 import type { Word } from '../../../document/document.js';
 import { compose, undoQuarterTurn, undoTurnAboutCentre } from '../../../document/page-frame.js';
 import type { OcrResult } from '../engine.js';
@@ -113,10 +113,7 @@ export function* sharedPgm(raster: GreyRaster): PacedWork<SharedArrayBuffer> {
   const header = Buffer.from(`P5\n${raster.width} ${raster.height}\n255\n`, 'ascii');
   const pgm = new Uint8Array(new SharedArrayBuffer(header.length + raster.data.length));
   pgm.set(header, 0);
-  for (let at = 0; at < raster.data.length; at += COPY_BYTES_PER_UNIT) {
-    pgm.set(raster.data.subarray(at, at + COPY_BYTES_PER_UNIT), header.length + at);
-    yield;
-  }
+  yield* copyingInto(pgm, header.length, raster.data);
   return pgm.buffer as SharedArrayBuffer;
 }
 
