@@ -12,7 +12,7 @@
 import type { Document, Line, Word } from '../document/document.js';
 import { compileCallerSchemaOffThread } from '../extract/schema.js';
 import { answerFromDocument, type AnswerDeps } from '../pipeline.js';
-import { invoiceLines } from './warm-up-pdf.js';
+import { invoiceLines } from '../ingest/warm-up-pdf.js';
 import { repeatWithin, WARM_UP_SCHEMAS } from './warm-up.js';
 
 /** The warm-up PDF's page (A4), in points. */
@@ -25,7 +25,7 @@ const DESCENT = 0.207;
 /** No reading may take longer than this; a host that slow starts without the rest. */
 const READING_TIMEOUT_MS = 10_000;
 
-/** The warm-up PDF's lines as pdf.js reads them (http/warm-up-pdf.ts): words with boxes, top-left origin. */
+/** The warm-up PDF's lines as pdf.js reads them (ingest/warm-up-pdf.ts): words with boxes, top-left origin. */
 export function warmUpInvoiceDocument(): Document {
   const lines: Line[] = invoiceLines().map(({ text, x, y, size = 10 }) => {
     const top = PAGE_HEIGHT - y - size * ASCENT;

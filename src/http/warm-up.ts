@@ -1,6 +1,6 @@
 /**
  * Warm-up at start: a few POST /v1/ requests of a generated one-page invoice
- * (http/warm-up-pdf.ts) through the app, on a loopback port of its own,
+ * (ingest/warm-up-pdf.ts) through the app, on a loopback port of its own,
  * before the service listens. V8 compiles and optimises the code of a
  * request (Express, the body, pdf.js on its thread, the rules engine,
  * finalize, the JSON out) while it runs, and the first PDF starts the pdf.js
@@ -13,7 +13,7 @@
  */
 import { createServer, request as httpRequest, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from './warm-up-pdf.js';
+import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from '../ingest/warm-up-pdf.js';
 
 /**
  * What the warm-up asks for, in turn: a few fields, which the rules engine

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { warmUpService } from '../../src/app.js';
 import type { Document } from '../../src/document/document.js';
 import type { Engine, ExtractionInput } from '../../src/extract/engine.js';
-import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from '../../src/http/warm-up-pdf.js';
+import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from '../../src/ingest/warm-up-pdf.js';
 import type { Logger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { startServiceProcess } from '../helpers/service-process.js';
