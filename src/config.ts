@@ -22,7 +22,8 @@ export interface Config {
   };
   ocr: OcrConfig;
   /** maxStreamBytes: the most a PDF stream other than an image may decode to (MAX_PDF_STREAM_MB); pdf.js holds it whole. */
-  pdf: { workers: number; renderDpi: number; maxStreamBytes: number };
+  /** threadWarmUpReadings: readings of a generated invoice each pdf.js thread makes when the first PDF starts it, before it takes that PDF (PDF_THREAD_WARM_UP; 0: none). */
+  pdf: { workers: number; renderDpi: number; maxStreamBytes: number; threadWarmUpReadings: number };
   /** Requested engine; 'auto' is resolved at start by engines/create-engine.ts. */
   extractor: ExtractorChoice;
   llm: LlmConfig;
@@ -433,6 +434,7 @@ export function loadConfig(env: Env = process.env): Config {
       workers: readInt(env, 'PDF_WORKERS', Math.max(1, cores), 1, 64),
       renderDpi: readInt(env, 'PDF_RENDER_DPI', 300, 72, 600),
       maxStreamBytes: readInt(env, 'MAX_PDF_STREAM_MB', DEFAULT_MAX_PDF_STREAM_MB, 1, 4096) * 1024 ** 2,
+      threadWarmUpReadings: readInt(env, 'PDF_THREAD_WARM_UP', 30, 0, 200),
     },
     extractor,
     llm: {

@@ -13,7 +13,15 @@ import type { PipelineDeps } from './pipeline.js';
 export type Services = PipelineDeps & { close: () => Promise<void>; engineReason: string; ocrReason: string };
 
 export async function startServices(config: Config, logger: Logger, options: EngineFactoryOptions = {}): Promise<Services> {
-  const pdf = new PdfProcessor({ workers: config.pdf.workers, maxPixelsPerPage: config.limits.maxPixelsPerImage, renderDpi: config.pdf.renderDpi, maxStreamBytes: config.pdf.maxStreamBytes });
+  const pdf = new PdfProcessor({
+    workers: config.pdf.workers,
+    maxPixelsPerPage: config.limits.maxPixelsPerImage,
+    renderDpi: config.pdf.renderDpi,
+    maxStreamBytes: config.pdf.maxStreamBytes,
+    warmUpReadings: config.pdf.threadWarmUpReadings,
+    onThreadWarmedUp: ({ failure, ...report }) =>
+      failure === undefined ? logger.info(report, 'pdf.js thread started and warmed up') : logger.warn({ ...report, failure }, 'pdf.js thread warm-up failed; the thread reads PDFs all the same'),
+  });
   let ocr: OcrEngine;
   let ocrReason: string;
   try {

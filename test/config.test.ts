@@ -71,6 +71,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MAX_PDF_STREAM_MB: '0' })).to.throw(ConfigError, /MAX_PDF_STREAM_MB/);
   });
 
+  it('reads PDF_THREAD_WARM_UP, 30 readings by default, 0 for none', () => {
+    expect(loadConfig({}).pdf.threadWarmUpReadings).to.equal(30);
+    expect(loadConfig({ PDF_THREAD_WARM_UP: '0' }).pdf.threadWarmUpReadings).to.equal(0);
+    expect(() => loadConfig({ PDF_THREAD_WARM_UP: '201' })).to.throw(ConfigError, /PDF_THREAD_WARM_UP/);
+  });
+
   it('reads sizes with units', () => {
     expect(loadConfig({ MAX_BODY_BYTES: '2mb' }).limits.maxBodyBytes).to.equal(2 * 1024 * 1024);
     expect(loadConfig({ MAX_BODY_BYTES: '1000' }).limits.maxBodyBytes).to.equal(1000);

@@ -66,3 +66,20 @@ export interface PackedEInvoice {
   page: PackedPage;
 }
 
+
+/** What a pdf.js thread is started with (piscina's workerData). */
+export interface PdfThreadData {
+  /** Readings of the generated invoice the thread makes before it takes its first task (PDF_THREAD_WARM_UP). */
+  warmUpReadings: number;
+  maxStreamBytes: number;
+  /** The BroadcastChannel the thread reports its warm-up on: one per PdfProcessor, so that two in one process do not hear each other. */
+  reportChannel: string;
+}
+
+/** How a thread's warm-up went, posted on PdfThreadData.reportChannel before it takes its first task. */
+export interface PdfThreadWarmUp {
+  readings: number;
+  ms: number;
+  /** Why a reading failed; the thread stops warming up and serves tasks all the same. */
+  failure?: string;
+}

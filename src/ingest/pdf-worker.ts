@@ -8,7 +8,8 @@
  */
 // first: it keeps the thread's builtins before pdf.js's core-js replaces them (pdfjs-builtins.ts)
 import { restoreNativeBuiltins } from './pdfjs-builtins.js';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { BroadcastChannel } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
@@ -18,12 +19,13 @@ import { pdfDocumentOptions } from './pdf-options.js';
 import { findOversizedStream } from './pdf-streams.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';
 import type { GreyRaster } from '../document/raster.js';
-import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage, PdfThreadData, PdfThreadWarmUp } from './pdf-protocol.js';
 import { packPage as packDocumentPage, type PackedPage } from './document-pack.js';
 import { findEInvoice, scanEmbeddedFiles, type ScannedEmbeddedFiles } from './pdf-attachments.js';
 import { eInvoicePage } from './einvoice/page.js';
 import { readEInvoiceXml } from './einvoice/read.js';
 import { XmlProblem } from './einvoice/xml.js';
+import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from './warm-up-pdf.js';
 
 // Registering the worker module up front makes pdf.js use it in-thread (its
 // "fake worker") at once instead of importing it lazily on the first document.
@@ -210,30 +212,70 @@ function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T 
   return move(new Transferred(value, buffers)) as unknown as T;
 }
 
-async function runTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>> {
+type TaskOutcome = PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>;
+
+/** A task's outcome and the buffers in it that are handed over rather than copied. */
+async function runTask(task: PdfTask): Promise<{ outcome: TaskOutcome; buffers: ArrayBufferLike[] }> {
   if (task.kind === 'e-invoice-xml') {
     const outcome = readXmlFile(task.bytes);
-    return transferred(outcome, outcome.ok ? buffersOf(outcome.value.page) : []);
+    return { outcome, buffers: outcome.ok ? buffersOf(outcome.value.page) : [] };
   }
   // before pdf.js sees the file: it would decode the whole stream and a few dozen bytes per character of it
   const oversized = await findOversizedStream(task.bytes, task.maxStreamBytes);
-  if (oversized) return { ok: false, failure: { kind: 'stream_too_large', objectNumber: oversized.objectNumber, limit: oversized.limit } };
+  if (oversized) return { outcome: { ok: false, failure: { kind: 'stream_too_large', objectNumber: oversized.objectNumber, limit: oversized.limit } }, buffers: [] };
   if (task.kind === 'inspect') {
     // attachments are scanned before pdf.js takes the bytes over
     const { eInvoice } = task;
     const embedded = eInvoice ? { scanned: await scanEmbeddedFiles(task.bytes, eInvoice.maxXmlBytes), maxXmlBytes: eInvoice.maxXmlBytes } : undefined;
     const outcome = await withDocument(task.bytes, 'text', (doc) => inspect(doc, task.maxPages, task.maxWords, embedded));
     const buffers = outcome.ok ? [...outcome.value.pages.map((page) => page.boxes.buffer), ...(outcome.value.eInvoice ? buffersOf(outcome.value.eInvoice) : [])] : [];
-    return transferred(outcome, buffers);
+    return { outcome, buffers };
   }
   const outcome = await withDocument(task.bytes, 'render', (doc) => render(doc, task.pageIndex, task.dpi, task.maxPixels));
-  return transferred(outcome, outcome.ok ? [outcome.value.data.buffer] : []);
+  return { outcome, buffers: outcome.ok ? [outcome.value.data.buffer] : [] };
 }
 
-export default async function runPdfTask(task: PdfTask): Promise<PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>> {
+/** A task's outcome as data, whatever happened: a thrown error becomes its PdfFailure. */
+async function settledTask(task: PdfTask): Promise<{ outcome: TaskOutcome; buffers: ArrayBufferLike[] }> {
   try {
     return await runTask(task);
   } catch (error) {
-    return { ok: false, failure: failureFrom(error) };
+    return { outcome: { ok: false, failure: failureFrom(error) }, buffers: [] };
   }
+}
+
+export default async function runPdfTask(task: PdfTask): Promise<TaskOutcome> {
+  const { outcome, buffers } = await settledTask(task);
+  return buffers.length > 0 ? transferred(outcome, buffers) : outcome;
+}
+
+/**
+ * Before its first task the thread reads the generated invoice a few times,
+ * each style in turn, through the same path a caller's PDF takes. V8 runs
+ * pdf.js's code cold at first and optimises it over some 30 readings (3-10 ms
+ * each until then against 2.5-4 ms after, in one process): without this, the
+ * first dozens of PDFs after a start, or after a minute idle, pay for that.
+ * Here the thread's first task pays it once, on top of loading pdf.js, and
+ * only where PDFs are read: a thread is started by the first PDF task (pdf.ts).
+ */
+async function warmUp({ warmUpReadings, maxStreamBytes }: PdfThreadData): Promise<PdfThreadWarmUp> {
+  const started = performance.now();
+  let readings = 0;
+  let failure: string | undefined;
+  while (readings < warmUpReadings && failure === undefined) {
+    const bytes = warmUpInvoicePdf(WARM_UP_PDF_STYLES[readings % WARM_UP_PDF_STYLES.length]);
+    const { outcome } = await settledTask({ kind: 'inspect', bytes, maxStreamBytes, maxPages: 1, maxWords: Infinity, eInvoice: { maxXmlBytes: 1024 ** 2 } });
+    if (outcome.ok) readings++;
+    else failure = outcome.failure.kind === 'unreadable' ? outcome.failure.reason : outcome.failure.kind;
+  }
+  return { readings, ms: Math.round(performance.now() - started), ...(failure === undefined ? {} : { failure }) };
+}
+
+// piscina reports the thread ready, and hands it a task, once this module has loaded
+if (workerData) {
+  const data = workerData as PdfThreadData;
+  const report = await warmUp(data);
+  const channel = new BroadcastChannel(data.reportChannel);
+  channel.postMessage(report);
+  channel.close();
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { DEFAULT_MAX_PDF_STREAM_MB } from '../config.js';
@@ -5,7 +7,7 @@ import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import type { Line, Word } from '../document/document.js';
 import { unionBox } from './lines.js';
-import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage } from './pdf-protocol.js';
+import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage, PdfThreadData, PdfThreadWarmUp } from './pdf-protocol.js';
 import { unpackingPage } from './document-pack.js';
 import { Pacer, runPaced, type PacedWork } from '../util/paced.js';
 import type { Page } from '../document/document.js';
@@ -40,6 +42,10 @@ export interface PdfProcessorOptions {
   taskTimeoutMs?: number;
   /** Told about worker failures that no task was waiting for (the worker is replaced); e.g. log them. */
   onWorkerError?: (error: unknown) => void;
+  /** Readings of a generated invoice each thread makes when it starts, before its first task (pdf-worker.ts; PDF_THREAD_WARM_UP). 0, the default: none. */
+  warmUpReadings?: number;
+  /** Told how each thread's warm-up went; e.g. log it. */
+  onThreadWarmedUp?: (report: PdfThreadWarmUp) => void;
 }
 
 const DEFAULT_TASK_TIMEOUT_MS = 120_000;
@@ -139,15 +145,26 @@ export class PdfProcessor {
   private readonly options: PdfProcessorOptions & { taskTimeoutMs: number; maxStreamBytes: number };
   /** Tasks handed to piscina and not yet settled: running on a worker or in its queue. */
   private inFlight = 0;
+  /** Where the threads report their warm-up (none without one). */
+  private readonly warmUpReports?: BroadcastChannel;
 
   constructor(options: PdfProcessorOptions) {
     this.options = { taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS, maxStreamBytes: DEFAULT_MAX_PDF_STREAM_MB * 1024 ** 2, ...options };
+    const threadData: PdfThreadData = { warmUpReadings: options.warmUpReadings ?? 0, maxStreamBytes: this.options.maxStreamBytes, reportChannel: `docshape-pdf-warm-up-${randomUUID()}` };
+    if (threadData.warmUpReadings > 0) {
+      const reports = new BroadcastChannel(threadData.reportChannel);
+      reports.onmessage = (event) => options.onThreadWarmedUp?.((event as { data: PdfThreadWarmUp }).data);
+      // it must not keep an otherwise finished process alive
+      reports.unref();
+      this.warmUpReports = reports;
+    }
     this.pool = new Piscina({
       filename: fileURLToPath(new URL('./pdf-worker.js', import.meta.url)),
       minThreads: 0,
       maxThreads: options.workers,
       idleTimeout: IDLE_WORKER_EXIT_MS,
       concurrentTasksPerWorker: 1,
+      workerData: threadData,
       execArgv: [...ESM_WORKER_EXEC_ARGV],
       resourceLimits: { maxYoungGenerationSizeMb: PDF_THREAD_YOUNG_GENERATION_MB },
     });
@@ -191,6 +208,7 @@ export class PdfProcessor {
 
   async close(): Promise<void> {
     await this.pool.destroy();
+    this.warmUpReports?.close();
   }
 
   private async run<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<T> {

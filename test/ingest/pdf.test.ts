@@ -4,7 +4,7 @@ import { AppError } from '../../src/errors.js';
 import type { DecodedFile } from '../../src/ingest/decode.js';
 import type { BBox, Word } from '../../src/document/document.js';
 import { PDF_THREAD_YOUNG_GENERATION_MB, PdfProcessor, unpackingTextPage, type PdfInspection } from '../../src/ingest/pdf.js';
-import type { PackedTextPage } from '../../src/ingest/pdf-protocol.js';
+import type { PackedTextPage, PdfThreadWarmUp } from '../../src/ingest/pdf-protocol.js';
 import { unionBox } from '../../src/ingest/lines.js';
 import { runSync } from '../../src/util/paced.js';
 import type { GreyRaster } from '../../src/document/raster.js';
@@ -37,6 +37,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   return expect.fail('expected the promise to reject');
+}
+
+/** Promise.withResolvers, which Node 20 lacks. */
+function promiseWithResolvers<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
 }
 
 async function badRequestMessage(promise: Promise<unknown>): Promise<string> {
@@ -366,6 +373,49 @@ describe('PdfProcessor', function () {
       await processor.inspect(pdfFile(invoice), 100);
       await processor.render(pdfFile(invoice), 0);
       expect(invoice.equals(copy)).to.equal(true);
+    });
+  });
+
+  describe('a thread\'s warm-up before its first task', () => {
+    it('reads the generated invoice as often as asked before it takes a task, and says so once per thread', async () => {
+      const reports: PdfThreadWarmUp[] = [];
+      const { promise: firstReport, resolve } = promiseWithResolvers<void>();
+      const warmed = new PdfProcessor({ workers: 1, maxPixelsPerPage: 1_000_000, renderDpi: 100, warmUpReadings: 4, onThreadWarmedUp: (report) => resolve(void reports.push(report)) });
+      try {
+        for (let round = 0; round < 3; round++) expect((await warmed.inspect(pdfFile(invoice), 100)).pages[0]!.needsOcr).to.equal(false);
+        // the report crosses on a channel of its own, posted before the thread took the first task
+        await firstReport;
+        expect(reports).to.have.length(1);
+        expect(reports[0]!.readings).to.equal(4);
+        expect(reports[0]!.failure).to.equal(undefined);
+      } finally {
+        await warmed.close();
+      }
+    });
+
+    it('stops at a reading that fails, says why, and the thread reads PDFs all the same', async () => {
+      const { promise: report, resolve } = promiseWithResolvers<PdfThreadWarmUp>();
+      // the generated invoice's content stream is over 64 bytes, and so is the test's
+      const strict = new PdfProcessor({ workers: 1, maxPixelsPerPage: 1_000_000, renderDpi: 100, maxStreamBytes: 64, warmUpReadings: 4, onThreadWarmedUp: resolve });
+      try {
+        expect(await badRequestMessage(strict.inspect(pdfFile(invoice), 100))).to.match(/stream/);
+        const { ms, ...rest } = await report;
+        expect(rest).to.deep.equal({ readings: 0, failure: 'stream_too_large' });
+        expect(ms).to.be.a('number');
+      } finally {
+        await strict.close();
+      }
+    });
+
+    it('makes none by default', async () => {
+      const reports: PdfThreadWarmUp[] = [];
+      const plain = new PdfProcessor({ workers: 1, maxPixelsPerPage: 1_000_000, renderDpi: 100, onThreadWarmedUp: (report) => reports.push(report) });
+      try {
+        await plain.inspect(pdfFile(invoice), 100);
+        expect(reports).to.deep.equal([]);
+      } finally {
+        await plain.close();
+      }
     });
   });
 
