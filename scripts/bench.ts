@@ -242,9 +242,11 @@ async function pdfjsTextAlone(bytes: Buffer): Promise<void> {
  * its event loop), against pdf.js reading its text alone in this process: one
  * of each in turn, so that both see the same machine; the ratio of the medians
  * is what the service adds (HTTP, the PDF thread, the engine, finalize) to the
- * text extraction it cannot do without. Twice: the first 25 requests after
- * start (the PDF thread starts, code is compiled), then 200 warm ones; and
- * the first 25 after a start with WARM_UP=8, which does both before it listens.
+ * text extraction it cannot do without. The first 25 requests after start
+ * (the PDF thread starts and warms up, code is compiled), then 200 warm ones;
+ * the first 25 after a start with PDF_THREAD_WARM_UP=0 (what the thread's
+ * warm-up saves them, and what it costs the first); and the first 25 after a
+ * start with WARM_UP=8, which starts the thread before the service listens.
  */
 async function benchTextPdfAgainstPdfjs(): Promise<void> {
   const apiKey = 'bench-key';
@@ -282,7 +284,7 @@ async function benchTextPdfAgainstPdfjs(): Promise<void> {
   const reportRound = (label: string, { runs, serviceWall, aloneWall, serviceCpuMs, aloneCpuMs }: Awaited<ReturnType<typeof measureRound>>) => {
     report(
       `HTTP born-digital invoice PDF (rules) vs pdf.js text alone, ${label}`,
-      `median ${median(serviceWall).toFixed(1)} ms vs ${median(aloneWall).toFixed(1)} ms: ${(median(serviceWall) / median(aloneWall)).toFixed(2)}x (${runs} each, in turn; min ${Math.min(...serviceWall).toFixed(1)} vs ${Math.min(...aloneWall).toFixed(1)} ms)`,
+      `median ${median(serviceWall).toFixed(1)} ms vs ${median(aloneWall).toFixed(1)} ms: ${(median(serviceWall) / median(aloneWall)).toFixed(2)}x (${runs} each, in turn; min ${Math.min(...serviceWall).toFixed(1)} vs ${Math.min(...aloneWall).toFixed(1)} ms; the first ${serviceWall[0]!.toFixed(0)} vs ${aloneWall[0]!.toFixed(0)} ms)`,
     );
     report(
       '  the same, CPU time per request (all threads)',
@@ -297,6 +299,13 @@ async function benchTextPdfAgainstPdfjs(): Promise<void> {
     reportRound('warm (after 55)', await measureRound(service, 200));
   } finally {
     service.stop();
+  }
+  // what the PDF thread's warm-up saves the first requests, and costs the first
+  const unwarmedThread = await startServiceLikeNpmStart({ API_KEYS: apiKey, EXTRACTOR: 'rules', PDF_THREAD_WARM_UP: '0' });
+  try {
+    reportRound('the first 25 after a start with PDF_THREAD_WARM_UP=0', await measureRound(unwarmedThread, 25));
+  } finally {
+    unwarmedThread.stop();
   }
   // what the warm-up at start (off by default) saves those first requests
   const warmed = await startServiceLikeNpmStart({ API_KEYS: apiKey, EXTRACTOR: 'rules', WARM_UP: '8' });
