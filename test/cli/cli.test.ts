@@ -16,6 +16,7 @@ import type { Engine } from '../../src/extract/engine.js';
 import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
+import { readCliConfig } from '../../src/cli/extract-command.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 const ENV = { PATH: process.env.PATH ?? '', EXTRACTOR: 'rules', OCR_WORKERS: '1', PDF_WORKERS: '1' };
@@ -336,5 +337,13 @@ describe('docshape extract (the command line)', function () {
       }
       expect(result.stderr).to.match(/^interrupted: \d ok, 0 failed of 6 files.*; \d not done$/m);
     });
+  });
+});
+
+describe('the configuration of a run', () => {
+  it('is the service\'s, except that pdf.js threads do not warm up unless PDF_THREAD_WARM_UP asks them to', () => {
+    expect(readCliConfig({}).pdf.threadWarmUpReadings).to.equal(0);
+    expect(readCliConfig({ PDF_THREAD_WARM_UP: '12' }).pdf.threadWarmUpReadings).to.equal(12);
+    expect(readCliConfig({ PDF_WORKERS: '3' }).pdf.workers).to.equal(3);
   });
 });
