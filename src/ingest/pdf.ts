@@ -54,8 +54,8 @@ const DEFAULT_TASK_TIMEOUT_MS = 120_000;
  * task, not with the service: each adds ~40-46 MB (pdf.js's code and heap;
  * its canvas library only 2-5 MB of it, and loaded for good), which a service
  * reading only photos never needs; starting one costs the first PDF ~0.6-2 s
- * on a busy machine (loading pdf.js is most of it). None is kept for good
- * (README "Memory").
+ * on a busy machine (loading pdf.js is most of it), and its warm-up
+ * (warmUpReadings) ~0.2-0.5 s more. None is kept for good (README "Memory").
  */
 const IDLE_WORKER_EXIT_MS = 60_000;
 /**
