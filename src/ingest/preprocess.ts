@@ -37,6 +37,13 @@ const DOWNSCALE_ABOVE = 3000;
 const DOWNSCALE_TARGET = 2480;
 /** Upscaling never produces more pixels than an A4 page at 600 DPI. */
 const MAX_UPSCALED_PIXELS = 35_000_000;
+/**
+ * Nor a side longer than this (a long receipt 500 px wide and 8,000 tall
+ * becomes 1,200 x 19,200). libvips' lanczos3 holds buffers as wide as the
+ * image: a 4 KB PNG of 4,000,000 x 1 pixels, enlarged within the pixel cap
+ * to 11,832,160 x 3, peaked at 872 MB while it was read.
+ */
+const MAX_UPSCALED_SIDE = 20_000;
 
 /** 72 and 96 are what cameras and encoders write when they do not know the resolution. */
 const PLACEHOLDER_DENSITIES = new Set([72, 96]);
@@ -49,7 +56,7 @@ export function chooseScale(width: number, height: number): number {
   if (shortSide > DOWNSCALE_ABOVE) return DOWNSCALE_TARGET / shortSide;
   if (shortSide >= UPSCALE_BELOW) return 1;
   const wanted = Math.min(MAX_UPSCALE, UPSCALE_TARGET / shortSide);
-  const allowed = Math.sqrt(MAX_UPSCALED_PIXELS / (width * height));
+  const allowed = Math.min(Math.sqrt(MAX_UPSCALED_PIXELS / (width * height)), MAX_UPSCALED_SIDE / Math.max(width, height));
   return Math.max(1, Math.min(wanted, allowed));
 }
 

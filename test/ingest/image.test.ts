@@ -173,6 +173,15 @@ describe('OCR preprocessing', () => {
     expect(chooseScale(2480, 3508)).to.equal(1);
     expect(chooseScale(4961, 7016)).to.be.closeTo(2480 / 4961, 1e-9);
     expect(chooseScale(500, 60_000)).to.be.lessThan(1200 / 500);
+    // no side enlarged past 20,000 px: a long receipt keeps its enlargement, a strip of one pixel gets none
+    expect(chooseScale(500, 8000)).to.be.closeTo(1200 / 500, 1e-9);
+    expect(chooseScale(300, 10_000)).to.equal(2);
+    expect(chooseScale(4_000_000, 1)).to.equal(1);
+  });
+
+  it('reads a 4,000,000 x 1 PNG as it is, not enlarged to 11,832,160 x 3 (its read peaked at 872 MB)', async () => {
+    const [page] = await loadImagePages(file('image/png', makeHugePngHeader(4_000_000, 1)), limits);
+    expect([page?.width, page?.height]).to.deep.equal([4_000_000, 1]);
   });
 
   it('trusts only believable densities', () => {
