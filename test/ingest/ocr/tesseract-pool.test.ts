@@ -5,6 +5,7 @@ import { MAX_OCR_SIDE } from '../../../src/ingest/ocr/tesseract/fit-side.js';
 import { TesseractPool, type TesseractConfig } from '../../../src/ingest/ocr/tesseract/pool.js';
 import type { GreyRaster } from '../../../src/document/raster.js';
 import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
+import { collectGarbage } from '../../../src/util/collect-garbage.js';
 import { cpuMsOf, mainThreadCpuMs, processCpuMs } from '../../helpers/cpu-time.js';
 import { longestStall } from '../../helpers/healthz.js';
 
@@ -133,11 +134,17 @@ describe('TesseractPool', function () {
     for (const [width, height] of [[4961, 7016], [8000, 10_000]] as const) {
       const data = new Uint8Array(width * height).fill(255);
       for (let row = 0; row < text.height; row++) data.set(text.data.subarray(row * text.width, (row + 1) * text.width), row * width);
-      let words: Word[] = [];
-      const stall = await longestStall(async () => (words = (await pool.recognize({ width, height, data, dpi: 300 })).words));
-      expect(words.map((word) => word.text)).to.include.members(['TOTAL']);
+      // the least of three runs, each after a full collection: a major GC that this test process owes from
+      // earlier tests (its heap is hundreds of MB) once landed in the window and made it 48 ms
+      const stalls: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        collectGarbage();
+        let words: Word[] = [];
+        stalls.push(await longestStall(async () => (words = (await pool.recognize({ width, height, data, dpi: 300 })).words)));
+        expect(words.map((word) => word.text)).to.include.members(['TOTAL']);
+      }
       // a Buffer was copied three times on the loop (ours, tesseract.js's, postMessage's): 72-89 ms and 175 ms; ~8 ms now
-      expect(stall, `${width}x${height}: longest event-loop stall, CPU ms`).to.be.lessThan(40);
+      expect(Math.min(...stalls), `${width}x${height}: longest event-loop stall, CPU ms (runs: ${stalls.map((ms) => ms.toFixed(0)).join(', ')})`).to.be.lessThan(40);
     }
   });
 
