@@ -246,7 +246,7 @@ async function settledTask(task: PdfTask): Promise<{ outcome: TaskOutcome; buffe
 
 export default async function runPdfTask(task: PdfTask): Promise<TaskOutcome> {
   const { outcome, buffers } = await settledTask(task);
-  return buffers.length > 0 ? transferred(outcome, buffers) : outcome;
+  return transferred(outcome, buffers);
 }
 
 /**
