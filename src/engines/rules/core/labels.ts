@@ -6,10 +6,10 @@
  * property named in English or in any of those languages finds the labels
  * the document's languages print for it.
  */
-import { LANGUAGES, type Concept, type LanguageTable, type Phrase } from './languages/index.js';
-import { normaliseWord, tokenize } from './fuzzy.js';
+import { normaliseWord, splitName, tokenize } from '../../../meaning/words.js';
+import { LANGUAGES, type Concept, type LanguageTable, type Phrase } from '../../../meaning/languages/index.js';
 
-export type { Concept } from './languages/index.js';
+export type { Concept } from '../../../meaning/languages/index.js';
 
 /** A label's normalised words, split as document text is ("d'échéance" stays one word, "N°" is "no"). */
 export function labelWords(label: string): string[] {
@@ -123,16 +123,6 @@ export interface FieldHints {
   /** Which occurrence the description asks for when a label repeats. */
   occurrence: 'first' | 'last' | undefined;
   description: string;
-}
-
-export function splitName(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // "HTMLParser" -> "HTML Parser"; (?<![A-Z]) starts at the run of capitals, which otherwise is rescanned from each capital (quadratic)
-    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}#]+/u)
-    .filter(Boolean)
-    .map(normaliseWord);
 }
 
 const IDENTIFIER_WORDS = new Set([...vocabularyOf(EVERY_LANGUAGE).concepts.identifier.labels.map((words) => words.join(' ')), ...TRIGGERS.identifier]);

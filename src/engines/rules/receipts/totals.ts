@@ -21,9 +21,10 @@
  * first or last printed occurrence; that decides the printed form returned
  * (e.g. "$14.81" on the receipt body rather than "USD$ 14.81" on the slip).
  */
+import type { Token } from '../../../meaning/words.js';
 import type { Anchor, AnchoredValue } from '../core/anchors.js';
 import { phraseLabels, type FieldHints } from '../core/labels.js';
-import { matchPhrase, tokenRange, type Token } from '../core/fuzzy.js';
+import { matchPhrase, tokenRange } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding, roundedTotalBelow } from './rounding.js';

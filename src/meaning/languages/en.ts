@@ -72,4 +72,18 @@ export const ENGLISH: LanguageTable = {
   streetWords: ['street', 'road', 'avenue', 'lane', 'drive', 'boulevard', 'square', 'highway'],
   salutations: ['Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Attn', 'Attention'],
   proseWords: ['general', 'data', 'base', 'internet', 'designation', 'portable', 'social', 'articles', 'numero', 'prestation', 'site', 'termin', 'pedido'],
+  // the short forms callers write in property names; English words stand for themselves
+  glossary: {
+    inv: 'invoice', invc: 'invoice', no: 'number', nr: 'number', num: 'number', nbr: 'number', nmbr: 'number', numb: 'number',
+    qty: 'quantity', qnty: 'quantity', quant: 'quantity', amt: 'amount', amnt: 'amount', ref: 'reference', refs: 'reference',
+    dt: 'date', addr: 'address', adr: 'address', tel: 'phone', ph: 'phone', phn: 'phone', mob: 'mobile', ccy: 'currency',
+    cur: 'currency', curr: 'currency', crncy: 'currency', desc: 'description', descr: 'description', tot: 'total', ttl: 'total',
+    subtot: 'subtotal', pct: 'percent', perc: 'percent', cnt: 'count', pmt: 'payment', pymt: 'payment',
+    acct: 'account', acc: 'account', cust: 'customer', supp: 'supplier', vend: 'vendor', org: 'organisation', co: 'company',
+    eff: 'effective', exp: 'expiry', del: 'delivery', dlv: 'delivery', dlvry: 'delivery', tx: 'tax', itm: 'item', ln: 'line',
+    prc: 'price', uom: 'uom', excl: 'excl', incl: 'incl', w: 'with', wo: 'without', govt: 'government', reg: 'registration',
+    regn: 'registration', ident: 'identifier', txn: 'transaction', trx: 'transaction', trans: 'transaction', purch: 'purchase',
+    ord: 'order', po: 'po', recv: 'received', rcpt: 'receipt', merch: 'merchant', biz: 'business', str: 'street',
+    post: 'postal', dob: 'birth', eg: 'e.g.', ie: 'i.e.', approx: 'approximately',
+  },
 };

@@ -1,0 +1,273 @@
+/**
+ * What a schema property asks for, decided once from everything the caller
+ * wrote: its name (split into words, short forms expanded, read from its
+ * language), its description (the strongest signal when present), its
+ * type, format, enum and examples, and where it sits (inside `seller`, in
+ * the items of a list). Every engine and the evidence read the same
+ * answer: the rules engine its labels and kind, the e-invoice mapping its
+ * business term, the language model's prompt its field notes, the
+ * confidence features its kind.
+ */
+import { FACETS, PARTY_WORDS, type AmountRole, type DateRole, type Facet, type Level, type MeaningKind, type Party } from './facets.js';
+import { descriptionInEnglish, inEnglish, nameWords, propertyLanguage, textWords } from './translate.js';
+
+export type { AmountRole, DateRole, Facet, Level, MeaningKind, Party } from './facets.js';
+
+/** What the meaning is decided from: a property as its schema states it. */
+export interface PropertyInput {
+  name: string;
+  description: string;
+  /** Declared JSON types; empty when unconstrained. */
+  types: readonly string[];
+  format?: string | undefined;
+  enumValues?: readonly unknown[] | undefined;
+  examples?: readonly unknown[] | undefined;
+  /** Names of the enclosing properties, outermost first: ["seller"] for seller.vat_id. */
+  path: readonly string[];
+  /** In the items of a list of objects: a value of one line (row) of a table. */
+  inItems: boolean;
+}
+
+export interface PropertyMeaning {
+  kind: MeaningKind;
+  /** The facet it asks for, when one is recognised. */
+  facet?: Facet;
+  party?: Party;
+  amount?: AmountRole;
+  date?: DateRole;
+  level: Level;
+  /**
+   * How sure the reading is, 0..1: near 1 when the name and the description
+   * say the same, lower when only one of them speaks, when they disagree,
+   * when the party is assumed, and low when nothing was recognised.
+   */
+  certainty: number;
+  /** The language the property is written in ("en", "de"...). */
+  language: string;
+  /** The name in English words: "inv_no" -> ["invoice", "number"], "Händler" -> ["merchant"]. */
+  nameWords: string[];
+  /** The description in English (word by word from its language), for cues such as "first" or "as printed". */
+  description: string;
+  /**
+   * The English words a printed label of it is looked for with: the name's
+   * own words when they mean something, else (a name such as "field1") the
+   * facet's words with its party.
+   */
+  labelWords: string[];
+}
+
+const MAX_NAME_CHARS = 256;
+const MAX_DESCRIPTION_CHARS = 4000;
+
+/** Words that end a description's head ("Name of the customer ..." is a name; the rest says whose). */
+const HEAD_ENDS = new Set(['of', 'for', 'that', 'which', 'who', 'whose', 'from', 'to', 'in', 'on', 'as', 'by', 'at', 'under', 'where', 'when', 'whom']);
+/** Words that never name anything. */
+const FILLER = new Set(['the', 'a', 'an', 's', 'its', 'their', 'this', 'own', 'or', 'and', 'is', 'are', 'any', 'each', 'all', 'field', 'value', 'property', 'data', 'info', 'information', 'detail', 'details']);
+
+interface FacetMatch {
+  facet: Facet;
+  /** Words of the phrase that matched. */
+  size: number;
+  /** The matched words (stems). */
+  words: Set<string>;
+}
+
+/** English plurals to their singular, so that "line amounts" meets "line amount". */
+export function stem(word: string): string {
+  if (word.length <= 3 || /(?:ss|us|is)$/.test(word)) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(?:xes|ches|shes|sses)$/.test(word)) return word.slice(0, -2);
+  return word.endsWith('s') ? word.slice(0, -1) : word;
+}
+
+interface PreparedFacet {
+  facet: Facet;
+  phrases: string[][];
+}
+
+const PREPARED: readonly PreparedFacet[] = FACETS.map((facet) => ({ facet, phrases: facet.phrases.map((phrase) => phrase.split(' ').map(stem)) }));
+
+const PARTY_OF_WORD = new Map<string, { party: Party; strong: boolean }>();
+for (const [party, words] of Object.entries(PARTY_WORDS) as Array<[Party, (typeof PARTY_WORDS)[Party]]>) {
+  for (const word of words.strong) PARTY_OF_WORD.set(stem(word), { party, strong: true });
+  for (const word of words.weak ?? []) if (!PARTY_OF_WORD.has(stem(word))) PARTY_OF_WORD.set(stem(word), { party, strong: false });
+}
+
+/** The facet whose phrase covers most of `words`; at a table's level its line facets come first, inside a party its party facets. */
+function bestFacet(words: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
+  const present = new Set(words.map(stem));
+  let best: FacetMatch | undefined;
+  let bestScore = 0;
+  for (const { facet, phrases } of PREPARED) {
+    if (facet.level !== undefined && facet.level !== level) continue;
+    for (const phrase of phrases) {
+      if (!phrase.every((word) => present.has(word))) continue;
+      // a facet of the level read, or of the party read, wins a tie
+      const score = phrase.length * 10 + (facet.level === level && level === 'line' ? 2 : 0) + (partyKnown && facet.ofParty ? 1 : 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { facet, size: phrase.length, words: new Set(phrase) };
+      }
+    }
+  }
+  return best;
+}
+
+/** The head of a description: its first clause, and the words before "of", "for"... ("Name of the customer" -> name). */
+function descriptionHead(englishDescription: string): { clause: string[]; head: string[] } {
+  const clause = englishDescription.split(/[.;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/)[0] ?? '';
+  const words = textWords(clause).filter((word) => !FILLER.has(word));
+  const end = words.findIndex((word, index) => index > 0 && HEAD_ENDS.has(word));
+  // "date from which...", "name of the...": the small words that join a clause name nothing of their own
+  const named = words.filter((word) => !HEAD_ENDS.has(word));
+  return { clause: named, head: end > 0 ? words.slice(0, end) : named };
+}
+
+/** The facet a description names: its head's, unless the whole clause names a narrower one that includes it. */
+function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[] } {
+  const { clause, head } = descriptionHead(englishDescription);
+  const fromHead = bestFacet(head, level, partyKnown);
+  const fromClause = bestFacet(clause, level, partyKnown);
+  if (!fromHead) return { match: fromClause, words: clause };
+  if (fromClause && fromClause.size > fromHead.size && [...fromHead.words].every((word) => fromClause.words.has(word))) return { match: fromClause, words: clause };
+  return { match: fromHead, words: clause };
+}
+
+/** The party words among `words` say: strong words over weak, then the first named. */
+function partyIn(words: readonly string[], except: ReadonlySet<string> = new Set()): { party: Party; strong: boolean } | undefined {
+  const votes = new Map<Party, { score: number; first: number; strong: boolean }>();
+  words.forEach((word, index) => {
+    const stemmed = stem(word);
+    if (except.has(stemmed)) return;
+    const found = PARTY_OF_WORD.get(stemmed);
+    if (!found) return;
+    const vote = votes.get(found.party) ?? { score: 0, first: index, strong: false };
+    vote.score += found.strong ? 1 : 0.4;
+    vote.strong ||= found.strong;
+    votes.set(found.party, vote);
+  });
+  const ranked = [...votes].sort(([, a], [, b]) => b.score - a.score || a.first - b.first);
+  const top = ranked[0];
+  return top ? { party: top[0], strong: top[1].strong } : undefined;
+}
+
+/** The English word a party's name is labelled with, for the rules engine ("seller name", "customer name"). */
+const PARTY_LABEL_WORD: Record<Party, string> = { seller: 'seller', buyer: 'customer', payee: 'payee', 'tax-representative': 'representative', 'deliver-to': 'delivery' };
+
+const cache = new Map<string, PropertyMeaning>();
+const CACHE_LIMIT = 4000;
+
+/** What the property asks for (cached: the same schema comes with request after request). */
+export function meaningOf(input: PropertyInput): PropertyMeaning {
+  const key = JSON.stringify([input.name.slice(0, MAX_NAME_CHARS), input.description.slice(0, MAX_DESCRIPTION_CHARS), input.types, input.format ?? null, input.enumValues?.length ?? -1, (input.examples ?? []).slice(0, 5), input.path, input.inItems]);
+  const known = cache.get(key);
+  if (known) return known;
+  const meaning = decide(input);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, meaning);
+  return meaning;
+}
+
+function decide(input: PropertyInput): PropertyMeaning {
+  const name = input.name.slice(0, MAX_NAME_CHARS);
+  const rawDescription = input.description.slice(0, MAX_DESCRIPTION_CHARS);
+  const printedName = nameWords(name);
+  const language = propertyLanguage(printedName, textWords(rawDescription));
+  const englishName = inEnglish(printedName, language).filter((word) => !FILLER.has(word));
+  const description = descriptionInEnglish(rawDescription, language);
+  const level: Level = input.inItems ? 'line' : 'document';
+  const pathWords = inEnglish(input.path.flatMap(nameWords), language);
+  const partyFromPath = partyIn([...pathWords].reverse());
+
+  const fromName = bestFacet(englishName, level, partyFromPath !== undefined);
+  const described = describedFacet(description, level, partyFromPath !== undefined);
+  const fromDescription = described.match;
+  // the name left unexplained by its facet may say whose value it is ("seller" in seller_vat_id)
+  const partyFromName = partyIn(englishName, fromName?.words);
+  const nameIsParty = !fromName && partyFromName !== undefined && englishName.every((word) => PARTY_OF_WORD.has(stem(word)) || word === 'to');
+  const partyName = FACETS.find((facet) => facet.id === 'party-name')!;
+
+  // the name's facet, or a party's name when the name is only a party ("vendor", "bill_to", "Händler")
+  const named: FacetMatch | undefined = fromName ?? (nameIsParty && level === 'document' ? { facet: partyName, size: 1, words: new Set() } : undefined);
+  let facet: Facet | undefined;
+  let certainty: number;
+  if (named && fromDescription) {
+    const same = named.facet.id === fromDescription.facet.id;
+    // "total" named, "grand total including VAT" described: the description narrows the name
+    const narrowed = !same && [...named.words].every((word) => fromDescription.words.has(word));
+    // two readings: the narrower one, and the description's on a tie
+    facet = same || named.size > fromDescription.size ? named.facet : fromDescription.facet;
+    certainty = same ? 0.98 : narrowed ? 0.95 : 0.65;
+  } else if (named) {
+    facet = named.facet;
+    const explained = englishName.filter((word) => named.words.has(stem(word)) || PARTY_OF_WORD.has(stem(word))).length;
+    certainty = explained === englishName.length ? 0.92 : 0.75;
+  } else if (fromDescription) {
+    facet = fromDescription.facet;
+    certainty = 0.85;
+  } else {
+    certainty = 0.3;
+  }
+
+  let party: Party | undefined = facet?.party;
+  if (!party && facet && (facet.ofParty || facet.id === 'party-name')) {
+    const stated = partyFromName ?? partyFromPath ?? partyIn(described.words, fromDescription?.words);
+    party = stated?.party;
+    if (!party && level === 'document') {
+      // a document's own contact details and name are its issuer's unless something says otherwise
+      party = 'seller';
+      certainty *= 0.85;
+    } else if (stated && !stated.strong) {
+      certainty *= 0.9;
+    }
+  }
+
+  const kind = kindOf(facet, input);
+  const understood = englishName.some((word) => word.length > 1 && !/^\d+$/.test(word) && (PARTY_OF_WORD.has(stem(word)) || fromName !== undefined || isKnownNameWord(word)));
+  const labelWords = understood || !facet ? englishName : [...(party && facet.ofParty !== undefined ? [PARTY_LABEL_WORD[party]] : []), ...facet.words.split(' ')];
+  const meaning: PropertyMeaning = { kind, level, certainty: Math.round(certainty * 100) / 100, language, nameWords: englishName, description, labelWords };
+  if (facet) meaning.facet = facet;
+  if (party) meaning.party = party;
+  if (facet?.amount) meaning.amount = facet.amount;
+  if (facet?.date) meaning.date = facet.date;
+  return meaning;
+}
+
+/** Whether a name word means something on its own (a word the facets know), rather than "field", "x1" or "col". */
+function isKnownNameWord(word: string): boolean {
+  return PREPARED.some(({ phrases }) => phrases.some((phrase) => phrase.includes(stem(word))));
+}
+
+/** The kind of value: the schema's type and format first, then the facet's, then what the examples look like. */
+function kindOf(facet: Facet | undefined, input: PropertyInput): MeaningKind {
+  const types = input.types.filter((type) => type !== 'null');
+  if (types.length === 1 && types[0] === 'boolean') return 'boolean';
+  switch (input.format) {
+    case 'date': return 'date';
+    case 'date-time': case 'iso-date-time': return 'datetime';
+    case 'time': case 'iso-time': return 'time';
+    case 'email': case 'idn-email': return 'email';
+    case 'uri': case 'url': case 'iri': return 'url';
+  }
+  const numeric = types.length > 0 && types.every((type) => type === 'number' || type === 'integer');
+  if (facet) {
+    if (numeric && !['amount', 'quantity', 'rate', 'number', 'integer', 'identifier'].includes(facet.kind)) return types.includes('number') ? 'number' : 'integer';
+    return facet.kind;
+  }
+  if (numeric) return types.includes('number') ? 'number' : 'integer';
+  return kindOfExamples(input.examples ?? []) ?? 'text';
+}
+
+/** What every example looks like, when they agree: dates, amounts, e-mails, links. */
+function kindOfExamples(examples: readonly unknown[]): MeaningKind | undefined {
+  const texts = examples.filter((example): example is string | number => typeof example === 'string' || typeof example === 'number').map(String);
+  if (texts.length === 0) return undefined;
+  const all = (pattern: RegExp): boolean => texts.every((text) => pattern.test(text.trim()));
+  if (all(/^\d{4}-\d{2}-\d{2}$|^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/)) return 'date';
+  if (all(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)) return 'email';
+  if (all(/^https?:\/\//)) return 'url';
+  if (all(/^[A-Z]{2}\d{2}[A-Z0-9 ]{10,30}$/)) return 'iban';
+  if (all(/^[A-Z]{3}$/)) return 'currency';
+  if (all(/^[-+]?[$€£¥]?\s?\d{1,3}(?:[ ,.]?\d{3})*(?:[.,]\d{2})\s?[$€£¥]?$/)) return 'amount';
+  return undefined;
+}
