@@ -113,24 +113,39 @@ function bestFacet(words: readonly string[], level: Level, partyKnown: boolean):
   return best;
 }
 
-/** The head of a description: its first clause, and the words before "of", "for"... ("Name of the customer" -> name). */
-function descriptionHead(englishDescription: string): { clause: string[]; head: string[] } {
-  const clause = englishDescription.split(/[.;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/)[0] ?? '';
-  const words = textWords(clause).filter((word) => !FILLER.has(word));
-  const end = words.findIndex((word, index) => index > 0 && HEAD_ENDS.has(word));
-  // "date from which...", "name of the...": the small words that join a clause name nothing of their own
-  const named = words.filter((word) => !HEAD_ENDS.has(word));
-  return { clause: named, head: end > 0 ? words.slice(0, end) : named };
+/** Words that join a name's head to what qualifies it: "total_with_currency" is a total, "date_of_issue" a date. */
+const NAME_JOINS = new Set(['with', 'without', 'in', 'incl', 'including', 'excl', 'excluding', 'of', 'for', 'per', 'at', 'by']);
+/** A description's head also ends where a clause does ("Name of the customer that ..."). */
+const DESCRIPTION_JOINS = new Set([...NAME_JOINS, ...HEAD_ENDS]);
+
+/**
+ * The facet of some words: their head's (the words before the first joining
+ * word: "total" of total_with_currency, "name" of "Name of the customer"),
+ * unless all the words name a larger facet that shares a word with it
+ * ("total amount without VAT" is a net total, "date from which the
+ * agreement is effective" an effective date).
+ */
+function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
+  const end = words.findIndex((word, index) => index > 0 && joins.has(word));
+  const fromWhole = bestFacet(whole, level, partyKnown);
+  if (end < 0) return fromWhole;
+  const fromHead = bestFacet(words.slice(0, end), level, partyKnown);
+  if (!fromHead) return fromWhole;
+  return fromWhole && fromWhole.size > fromHead.size && [...fromHead.words].some((word) => fromWhole.words.has(word)) ? fromWhole : fromHead;
 }
 
-/** The facet a description names: its head's, unless the whole clause names a narrower one that includes it. */
+/** The facet a name names. */
+function namedFacet(words: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
+  return headedFacet(words, NAME_JOINS, words, level, partyKnown);
+}
+
+/** The facet a description names, from its first clause; and the clause's words (they may say whose value it is). */
 function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[] } {
-  const { clause, head } = descriptionHead(englishDescription);
-  const fromHead = bestFacet(head, level, partyKnown);
-  const fromClause = bestFacet(clause, level, partyKnown);
-  if (!fromHead) return { match: fromClause, words: clause };
-  if (fromClause && fromClause.size > fromHead.size && [...fromHead.words].every((word) => fromClause.words.has(word))) return { match: fromClause, words: clause };
-  return { match: fromHead, words: clause };
+  const clause = englishDescription.split(/[.;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/)[0] ?? '';
+  const words = textWords(clause).filter((word) => !FILLER.has(word));
+  // "date from which...", "name of the...": the small words that join a clause name nothing of their own
+  const named = words.filter((word) => !HEAD_ENDS.has(word));
+  return { match: headedFacet(words, DESCRIPTION_JOINS, named, level, partyKnown), words: named };
 }
 
 /** The party words among `words` say: strong words over weak, then the first named. */
@@ -179,7 +194,7 @@ function decide(input: PropertyInput): PropertyMeaning {
   const pathWords = inEnglish(input.path.flatMap(nameWords), language);
   const partyFromPath = partyIn([...pathWords].reverse());
 
-  const fromName = bestFacet(englishName, level, partyFromPath !== undefined);
+  const fromName = namedFacet(englishName, level, partyFromPath !== undefined);
   const described = describedFacet(description, level, partyFromPath !== undefined);
   const fromDescription = described.match;
   // the name left unexplained by its facet may say whose value it is ("seller" in seller_vat_id)

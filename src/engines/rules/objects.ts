@@ -102,7 +102,7 @@ function extractOneProperty(name: string, view: SchemaView, scope: Scope, contex
 }
 
 function scopedHints(name: string, view: SchemaView, scope: Scope, languages: ReadingLanguages): FieldHints {
-  const hints = hintsFor(name, view.description, scope.parentWords, languages);
+  const hints = hintsFor(name, view, scope.parentWords, languages);
   const issuerName = scope.issuer && (hints.concepts.has('name') || hints.concepts.has('business'));
   if (!scope.qualifiedOnly && !issuerName) return hints;
   const qualified = hints.labels.filter((label) => scope.parentWords.every((word) => label.words.includes(word)));

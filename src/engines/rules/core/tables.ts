@@ -53,7 +53,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   const provenance: Provenance = new Map();
   const fields: ItemField[] = Object.entries(itemView.properties).map(([name, schema]) => {
     const view = viewSchema(schema, root);
-    const hints = hintsFor(name, view.description, [], languages);
+    const hints = hintsFor(name, view, [], languages, true);
     return { name, view, hints, kind: kindFor(view, hints) };
   });
   if (fields.length === 0) return { items: [], provenance };
