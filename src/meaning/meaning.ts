@@ -61,6 +61,8 @@ const MAX_DESCRIPTION_CHARS = 4000;
 
 /** Words that end a description's head ("Name of the customer ..." is a name; the rest says whose). */
 const HEAD_ENDS = new Set(['of', 'for', 'that', 'which', 'who', 'whose', 'from', 'to', 'in', 'on', 'as', 'by', 'at', 'under', 'where', 'when', 'whom']);
+/** Words that, alone, name many facets at once. */
+const GENERIC_WORDS = new Set(['number', 'id', 'identifier', 'code', 'reference', 'ref', 'name', 'value', 'amount', 'text', 'type', 'line', 'sum', 'price']);
 /** Words that never name anything. */
 const FILLER = new Set(['the', 'a', 'an', 's', 'its', 'their', 'this', 'own', 'or', 'and', 'is', 'are', 'any', 'each', 'all', 'field', 'value', 'property', 'data', 'info', 'information', 'detail', 'details']);
 
@@ -216,7 +218,9 @@ function decide(input: PropertyInput): PropertyMeaning {
   } else if (named) {
     facet = named.facet;
     const explained = englishName.filter((word) => named.words.has(stem(word)) || PARTY_OF_WORD.has(stem(word))).length;
-    certainty = explained === englishName.length ? 0.92 : 0.75;
+    // "number", "name", "amount" alone could be many things
+    const generic = named.size === 1 && [...named.words].every((word) => GENERIC_WORDS.has(word)) && !partyFromPath;
+    certainty = generic ? 0.6 : explained === englishName.length ? 0.92 : 0.75;
   } else if (fromDescription) {
     facet = fromDescription.facet;
     certainty = 0.85;
