@@ -13,6 +13,7 @@ import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/mode
 import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, nullMeaningFromReadme, type NullMeaning } from './eval/score.js';
 import { loadParaphrases, mapAnswer, selectParaphrases, type Paraphrase } from './eval/paraphrases.js';
+import { documentGroups } from './eval/groups.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
 
@@ -55,7 +56,7 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
   --no-paraphrases     the dataset's own schema only
   --json               print the report JSON on stdout instead of tables`;
 
-interface ManifestEntry {
+interface ManifestEntry extends Record<string, unknown> {
   id: string;
   document: string;
   ground_truth: string;
@@ -68,7 +69,9 @@ interface Dataset {
   dir: string;
   schema: unknown;
   nullMeaning: NullMeaning;
-  entries: { id: string; documentPath: string; expected: Record<string, unknown>; variant?: string }[];
+  entries: { id: string; documentPath: string; expected: Record<string, unknown>; variant?: string; group: string }[];
+  /** What joined documents into groups (groups.ts): the unit fit-confidence leaves out to check the confidence on unseen producers and layouts. */
+  groupLinks: string[];
   /** The paraphrases of the schema each document is also answered with (scripts/eval/paraphrases/). */
   paraphrases: Paraphrase[];
 }
@@ -136,15 +139,17 @@ async function loadDataset(dir: string, limit: number | null): Promise<Dataset> 
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as ManifestEntry);
   const selected = limit === null ? manifest : manifest.slice(0, limit);
-  const entries = await Promise.all(
+  const loaded = await Promise.all(
     selected.map(async (entry) => {
       const expected = await readJson(join(absolute, entry.ground_truth));
       if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) throw new Error(`${entry.ground_truth}: ground truth is not an object`);
       const variant = typeof entry.variant === 'string' ? { variant: entry.variant } : {};
-      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown>, ...variant };
+      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown>, manifest: entry, ...variant };
     }),
   );
-  return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries, paraphrases: [] };
+  const { groupOf, linkedBy } = documentGroups(loaded);
+  const entries = loaded.map(({ manifest: _line, ...entry }) => ({ ...entry, group: groupOf.get(entry.id)! }));
+  return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries, groupLinks: linkedBy, paraphrases: [] };
 }
 
 type EInvoiceMode = 'auto' | 'ignore';
@@ -364,6 +369,7 @@ async function evaluateDataset(read: Read, dataset: Dataset, dateOrder: DateOrde
     id: entry.id,
     expected: entry.expected,
     run: runs[index]!.run,
+    group: entry.group,
     ...(entry.variant === undefined ? {} : { variant: entry.variant }),
     ...(dataset.paraphrases.length === 0 ? {} : { paraphrases: runs[index]!.paraphrases }),
   }));
@@ -376,6 +382,7 @@ async function evaluateDataset(read: Read, dataset: Dataset, dateOrder: DateOrde
     dateOrder,
     documents,
     paraphrases: dataset.paraphrases.map((paraphrase) => paraphrase.name),
+    groupLinks: dataset.groupLinks,
   });
 }
 

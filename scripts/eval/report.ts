@@ -50,6 +50,8 @@ export interface DocumentInput {
   variant?: string;
   /** The same document answered with each paraphrase of the schema, by paraphrase name. */
   paraphrases?: Record<string, ParaphraseRun>;
+  /** The documents kept together when a model is checked on unseen producers and layouts (groups.ts). */
+  group?: string;
 }
 
 export interface EvidenceMiss {
@@ -93,6 +95,8 @@ export interface ParaphraseReport {
 
 export interface DocumentDetail {
   id: string;
+  /** Its group (groups.ts): one producer, layout family or invoice in several profiles. */
+  group?: string;
   ok: boolean;
   seconds: number;
   engine: string | null;
@@ -136,6 +140,8 @@ export interface DatasetReport {
   variants?: DatasetReport[];
   /** Each paraphrase of the schema the run asked with, scored the same way (absent: none asked). */
   paraphrases?: ParaphraseReport[];
+  /** How many groups of documents (groups.ts) and what joined them; the group of each document is in its details. */
+  groups?: { count: number; linkedBy: string[] };
 }
 
 export interface EvalReport {
@@ -175,6 +181,8 @@ export interface DatasetInput {
   documents: readonly DocumentInput[];
   /** The paraphrases the documents were also answered with, in the order to report them. */
   paraphrases?: readonly string[];
+  /** What joined the documents' groups (DocumentInput.group). */
+  groupLinks?: readonly string[];
 }
 
 function fieldDetails(scores: readonly FieldScore[]): Record<string, FieldDetail> {
@@ -198,7 +206,7 @@ function fieldDetails(scores: readonly FieldScore[]): Record<string, FieldDetail
 function detailOf(input: DocumentInput, scores: readonly FieldScore[]): DocumentDetail {
   const fields = fieldDetails(scores);
   const { run } = input;
-  const detail: DocumentDetail = { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  const detail: DocumentDetail = { id: input.id, ...(input.group === undefined ? {} : { group: input.group }), ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
   if (run.model) {
     const { calls, retries, promptTokens, outputTokens, ungrounded } = run.model;
     // the values themselves, so a change to the grounding check can be judged against the answers the model gave
@@ -340,7 +348,13 @@ function buildOneReport(input: DatasetInput): DatasetReport {
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
     ...(input.paraphrases && input.paraphrases.length > 0 ? { paraphrases: input.paraphrases.map((name) => paraphraseReport(input, name, options)) } : {}),
+    ...groupsOf(input),
   };
+}
+
+function groupsOf(input: DatasetInput): Pick<DatasetReport, 'groups'> {
+  const groups = new Set(input.documents.flatMap((document) => (document.group === undefined ? [] : [document.group])));
+  return groups.size === 0 ? {} : { groups: { count: groups.size, linkedBy: [...(input.groupLinks ?? [])] } };
 }
 
 /** Samples of every document whose run gave confidences; a failed document's labelled values count as not covered. */
