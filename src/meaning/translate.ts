@@ -34,10 +34,10 @@ const GLOSSARIES: readonly Glossary[] = LANGUAGES.map((language: LanguageTable) 
 }));
 
 /** English words the facets and party words are made of, and the plain words of descriptions: they stand for themselves. */
-const ENGLISH_WORDS: ReadonlySet<string> = new Set([
+export const ENGLISH_WORDS: ReadonlySet<string> = new Set([
   ...FACETS.flatMap((facet) => [...facet.phrases, facet.words].flatMap((phrase) => phrase.split(' '))),
   ...Object.values(PARTY_WORDS).flatMap((words) => [...words.strong, ...(words.weak ?? [])]),
-  ...'the a an of or and to for in on at by with without from as is are be not any all each every its their this that which who whose if else when than then per first last top most bottom printed written stated shown exactly original format plain digits decimals decimal two one three point comma separator thousands symbol sign negative positive null empty value values field document receipt invoice agreement letter e g i e example such like including excluding incl excl after before over under total amount sum'.split(' '),
+  ...'the a an of or and to for in on at by with without from as is are be not any all each every its their this that which who whose if else when than then per first last top most bottom printed written stated shown exactly original format plain digits decimals decimal two one three point comma separator thousands symbol sign negative positive null empty value values field document receipt invoice agreement letter e g i e example such like including excluding incl excl after before over under total amount sum rounded between parties once more several times occurrence day days week weeks month months monthly year years plus minus included instalment statement signature termination notice confidentiality own has was gives goes applies binding joined space reading header letterhead approximately government birth received bar tag land art'.split(' '),
 ]);
 
 export interface EnglishText {
