@@ -96,14 +96,16 @@ for (const [party, words] of Object.entries(PARTY_WORDS) as Array<[Party, (typeo
 }
 
 /** The facet whose phrase covers most of `words`; at a table's level its line facets come first, inside a party its party facets. */
-function bestFacet(words: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
+function bestFacet(words: readonly string[], level: Level, partyKnown: boolean, about: readonly string[] = []): FacetMatch | undefined {
   const present = new Set(words.map(stem));
+  const aboutStems = about.map(stem);
   let best: FacetMatch | undefined;
   let bestScore = 0;
   for (const { facet, phrases } of PREPARED) {
     if (facet.level !== undefined && facet.level !== level) continue;
     for (const phrase of phrases) {
       if (!phrase.every((word) => present.has(word))) continue;
+      if (aboutStems.length > 0 && !phrase.some((word) => aboutStems.includes(word))) continue;
       // a facet of the level read, or of the party read, wins a tie
       const score = phrase.length * 10 + (facet.level === level && level === 'line' ? 2 : 0) + (partyKnown && facet.ofParty ? 1 : 0);
       if (score > bestScore) {
@@ -129,11 +131,13 @@ const DESCRIPTION_JOINS = new Set([...NAME_JOINS, ...HEAD_ENDS]);
  */
 function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
   const end = words.findIndex((word, index) => index > 0 && joins.has(word));
-  const fromWhole = bestFacet(whole, level, partyKnown);
-  if (end < 0) return fromWhole;
-  const fromHead = bestFacet(words.slice(0, end), level, partyKnown);
-  if (!fromHead) return fromWhole;
-  return fromWhole && fromWhole.size > fromHead.size && [...fromHead.words].some((word) => fromWhole.words.has(word)) ? fromWhole : fromHead;
+  if (end < 0) return bestFacet(whole, level, partyKnown);
+  const head = words.slice(0, end);
+  const fromHead = bestFacet(head, level, partyKnown);
+  if (!fromHead) return bestFacet(whole, level, partyKnown);
+  // the whole names more, and it is still about the head ("amount" of "amount of the position without VAT")
+  const aboutHead = bestFacet(whole, level, partyKnown, head);
+  return aboutHead && aboutHead.size > fromHead.size ? aboutHead : fromHead;
 }
 
 /** The facet a name names. */
@@ -143,11 +147,18 @@ function namedFacet(words: readonly string[], level: Level, partyKnown: boolean)
 
 /** The facet a description names, from its first clause; and the clause's words (they may say whose value it is). */
 function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[] } {
-  const clause = englishDescription.split(/[.;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/)[0] ?? '';
+  // a full stop ends the clause, not the one of an abbreviation ("incl. VAT", "inkl. MwSt.", "Nr.")
+  const clause = englishDescription.split(/(?<![\s(]\p{L}{1,4})\.(?=\s|$)|[;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/u)[0] ?? '';
   const words = textWords(clause).filter((word) => !FILLER.has(word));
-  // "date from which...", "name of the...": the small words that join a clause name nothing of their own
-  const named = words.filter((word) => !HEAD_ENDS.has(word));
+  // "date from which...", "name of the...": the small words that join a clause name nothing of their own, but "to pay", "valid to", "pay by" do
+  const named = words.filter((word) => !HEAD_ENDS.has(word) || word === 'to' || word === 'by');
   return { match: headedFacet(words, DESCRIPTION_JOINS, named, level, partyKnown), words: named };
+}
+
+/** Whether all the words of one of the facet's phrases are among `words`. */
+function phraseIn(facet: Facet, words: readonly string[]): boolean {
+  const present = new Set(words.map(stem));
+  return PREPARED.find((prepared) => prepared.facet === facet)!.phrases.some((phrase) => phrase.every((word) => present.has(word)));
 }
 
 /** The party words among `words` say: strong words over weak, then the first named. */
@@ -196,8 +207,10 @@ function decide(input: PropertyInput): PropertyMeaning {
   const pathWords = inEnglish(input.path.flatMap(nameWords), language);
   const partyFromPath = partyIn([...pathWords].reverse());
 
-  const fromName = namedFacet(englishName, level, partyFromPath !== undefined);
-  const described = describedFacet(description, level, partyFromPath !== undefined);
+  // a party named in the name or the path makes its facets win a tie ("supplierVATNumber" is the supplier's VAT number)
+  const partyKnown = partyFromPath !== undefined || partyIn(englishName) !== undefined;
+  const fromName = namedFacet(englishName, level, partyKnown);
+  const described = describedFacet(description, level, partyKnown);
   const fromDescription = described.match;
   // the name left unexplained by its facet may say whose value it is ("seller" in seller_vat_id)
   const partyFromName = partyIn(englishName, fromName?.words);
@@ -212,8 +225,9 @@ function decide(input: PropertyInput): PropertyMeaning {
     const same = named.facet.id === fromDescription.facet.id;
     // "total" named, "grand total including VAT" described: the description narrows the name
     const narrowed = !same && [...named.words].every((word) => fromDescription.words.has(word));
-    // two readings: the narrower one, and the description's on a tie
-    facet = same || named.size > fromDescription.size ? named.facet : fromDescription.facet;
+    // two readings: the narrower one; on a tie the description's, unless its clause also says the name's ("jurisdiction": "... whose law governs")
+    const nameSupported = named.size === fromDescription.size && phraseIn(named.facet, described.words);
+    facet = same || named.size > fromDescription.size || nameSupported ? named.facet : fromDescription.facet;
     certainty = same ? 0.98 : narrowed ? 0.95 : 0.65;
   } else if (named) {
     facet = named.facet;

@@ -67,4 +67,68 @@ export const ITALIAN: LanguageTable = {
   legalForms: ['S.r.l.', 'Srl', 'S.p.A.', 'SpA', 'S.a.s.', 'S.n.c.', 'Snc', 'S.r.l.s.', 'Srls', 'Scarl'],
   streetWords: ['via', 'viale', 'piazza', 'corso', 'largo', 'vicolo', 'piazzale', 'strada'],
   salutations: ['Spett.le', 'Spettabile', 'Sig.', 'Sig.ra', 'Sigg.', 'Gent.mo', 'Gent.ma', 'Egr.', 'Egregio', 'Gentile'],
+  glossary: {
+    // documents and their numbers ("data" is a date)
+    fattura: 'invoice', fatture: 'invoice', nota: 'note', credito: 'credit', ricevuta: 'receipt', scontrino: 'receipt', documento: 'document', numero: 'number',
+    num: 'number', nr: 'number', n: 'number', no: 'number', identificativo: 'identifier', identificatore: 'identifier', id: 'id', riferimento: 'reference',
+    rif: 'reference', codice: 'code', cod: 'code', tipo: 'type', tipologia: 'type', contratto: 'contract', progetto: 'project', ordine: 'order', ordinativo: 'order',
+    ddt: 'delivery note', bolla: 'delivery note', transazione: 'transaction', operazione: 'transaction', acquisto: 'purchase', vendita: 'sale', estratto: 'statement',
+    protocollo: 'reference', commessa: 'project', cig: 'tender', cup: 'project',
+    // dates and times
+    data: 'date', date: 'date', giorno: 'date', scadenza: 'due', emissione: 'issue', emessa: 'issued', emesso: 'issued', fatturazione: 'invoicing',
+    fatturato: 'billed', fatturata: 'billed', consegna: 'delivery', consegnato: 'delivered', consegnare: 'deliver', spedizione: 'shipping', spedito: 'shipped', servizio: 'service',
+    prestazione: 'service', periodo: 'period', inizio: 'start', fine: 'end', ora: 'time', orario: 'time', decorrenza: 'effective', efficacia: 'effective',
+    vigore: 'effective', entrata: '', validità: 'validity', valido: 'valid', valida: 'valid', fino: 'until', dal: 'from', al: 'to', firma: 'signature',
+    // parties
+    venditore: 'seller', venditrice: 'seller', fornitore: 'supplier', fornitrice: 'supplier', cedente: 'seller', prestatore: 'provider', commerciante: 'merchant',
+    esercente: 'merchant', negozio: 'store', punto: 'point', esercizio: 'store', ristorante: 'restaurant', emittente: 'issuer', mittente: 'sender', ditta: 'company',
+    azienda: 'company', società: 'company', impresa: 'company', ragione: 'name', sociale: 'company', denominazione: 'name', nome: 'name', nominativo: 'name',
+    acquirente: 'buyer', compratore: 'buyer', cliente: 'customer', clienti: 'customer', committente: 'client', cessionario: 'buyer', destinatario: 'recipient',
+    intestatario: 'addressee', debitore: 'debtor', creditore: 'creditor', beneficiario: 'beneficiary', rappresentante: 'representative', fiscale: 'fiscal',
+    parte: 'party', parti: 'parties', persona: 'person', referente: 'contact', contatto: 'contact', locatore: 'lessor', conduttore: 'tenant', consumatore: 'consumer',
+    paziente: 'patient', assicurato: 'insured', titolare: 'holder',
+    // identifiers of parties
+    partita: 'id', p: 'id', piva: 'vat id', iva: 'vat', cf: 'fiscal code', registro: 'register', imprese: 'company', rea: 'registration number', iscrizione: 'registration',
+    sdi: 'routing id', destinazione: 'delivery', pec: 'email',
+    // addresses and contacts
+    indirizzo: 'address', sede: 'address', domicilio: 'address', città: 'city', citta: 'city', comune: 'municipality', località: 'locality',
+    cap: 'postcode', postale: 'postal', paese: 'country', nazione: 'country', stato: 'country', provincia: 'province', prov: 'province', regione: 'region',
+    telefono: 'phone', tel: 'phone', cellulare: 'mobile', cell: 'mobile', fax: 'fax', posta: 'mail', elettronica: 'email', email: 'email', mail: 'email',
+    sito: 'website', web: 'web', internet: 'website',
+    // amounts
+    importo: 'amount', importi: 'amounts', ammontare: 'amount', somma: 'sum', totale: 'total', totali: 'total', subtotale: 'subtotal', parziale: 'subtotal',
+    netto: 'net', netta: 'net', netti: 'net', lordo: 'gross', lorda: 'gross', imponibile: 'taxable', imposta: 'tax', imposte: 'taxes', aliquota: 'rate', percentuale: 'percentage',
+    categoria: 'category', natura: 'category', esenzione: 'exemption', esente: 'exemption', motivo: 'reason', causale: 'description', sconto: 'discount',
+    sconti: 'discount', abbuono: 'rebate', riduzione: 'reduction', maggiorazione: 'surcharge', spese: 'fees', spesa: 'fee', trasporto: 'shipping',
+    acconto: 'deposit', anticipo: 'advance', pagato: 'paid', pagata: 'paid', versato: 'paid', già: 'already', arrotondamento: 'rounding', arrotondato: 'rounded',
+    arrotondata: 'rounded', mancia: 'tip', resto: 'change', contanti: 'cash', contante: 'cash', saldo: 'balance', residuo: 'outstanding', pagare: 'pay',
+    pagabile: 'payable', dovuto: 'due', ritenuta: 'deduction', bollo: 'fee', valuta: 'currency', divisa: 'currency', monetario: '', simbolo: 'currency symbol',
+    valore: 'value', valori: 'values', incluso: 'including', inclusa: 'including', compreso: 'including', compresa: 'including', ivato: 'including vat',
+    ivata: 'including vat', escluso: 'excluding', esclusa: 'excluding',
+    // payment
+    pagamento: 'payment', pagamenti: 'payment', condizioni: 'conditions', condizione: 'condition', termini: 'terms', modalità: 'mode', mezzo: 'means',
+    metodo: 'method', modo: 'mode', banca: 'bank', bancario: 'bank', bancaria: 'bank', istituto: 'bank', conto: 'account', corrente: '', bonifico: 'transfer',
+    mandato: 'mandate', iban: 'iban', bic: 'bic', swift: 'swift', intestato: 'holder',
+    // lines of a table
+    riga: 'line', righe: 'lines', linea: 'line', voce: 'item', voci: 'items', articolo: 'article', articoli: 'items', prodotto: 'product', prodotti: 'product',
+    descrizione: 'description', dettaglio: 'details', merce: 'goods', beni: 'goods', quantità: 'quantity', quantita: 'quantity', qtà: 'quantity', qta: 'quantity',
+    qt: 'quantity', unità: 'unit measure', unita: 'unit measure', um: 'uom', misura: 'measure', prezzo: 'price', unitario: 'unit', origine: 'origin', ean: 'ean', sku: 'sku',
+    posizione: 'position',
+    // agreements
+    legge: 'law', diritto: 'law', applicabile: 'applicable', giurisdizione: 'jurisdiction', foro: 'venue', competente: '', durata: 'duration', termine: 'term',
+    recesso: 'termination', riservatezza: 'confidentiality', accordo: 'agreement', anni: 'years', anno: 'year', mesi: 'months', mese: 'month', giorni: 'days',
+    settimane: 'weeks',
+    // the words of descriptions
+    il: 'the', lo: 'the', la: 'the', i: 'the', gli: 'the', le: 'the', l: 'the', un: 'a', uno: 'a', una: 'a', di: '', del: '', della: '', dello: '', dei: '',
+    degli: '', delle: '', dell: '', d: '', e: 'and', ed: 'and', o: 'or', oppure: 'or', non: 'not', senza: 'without', con: 'with', prima: 'before', dopo: 'after',
+    come: 'as', quale: 'as', stampato: 'printed', stampata: 'printed', scritto: 'written', scritta: 'written', indicato: 'stated', indicata: 'stated',
+    riportato: 'stated', riportata: 'stated', esattamente: 'exactly', formato: 'format', originale: 'original', primo: 'first', primi: 'first',
+    ultimo: 'last', ultima: 'last', alto: 'top', basso: 'bottom', tutto: 'all', tutti: 'all', tutte: 'all', ogni: 'each', ciascun: 'each', ciascuno: 'each',
+    se: 'if', altrimenti: 'else', vuoto: 'empty', vuota: 'empty', nullo: 'null', null: 'null', cifre: 'digits', decimale: 'decimal', decimali: 'decimals',
+    due: 'two', tre: 'three', segno: 'sign', virgola: 'comma', separatore: 'separator', migliaia: 'thousands', negativo: 'negative', positivo: 'positive',
+    esempio: 'example', es: 'e.g.', ad: '', per: 'for', da: 'to', in: 'in', nel: 'in', nella: 'in', nell: 'in', su: 'on', sul: 'on', a: 'to', all: 'to',
+    alla: 'to', tra: 'between', fra: 'between', cui: 'whose', che: 'that', chi: 'who', questo: 'this', questa: 'this', suo: 'its', sua: 'its', loro: 'their',
+    sono: 'are', essere: 'be', campo: 'field', volte: 'times', occorrenza: 'occurrence', semplice: 'plain', regola: 'governing', disciplina: 'governing', intestata: 'addressed', ha: 'has',
+    proprio: 'own', propria: 'own', intestazione: 'header',
+  },
 };

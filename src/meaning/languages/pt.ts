@@ -61,4 +61,68 @@ export const PORTUGUESE: LanguageTable = {
   legalForms: ['Lda', 'Lda.', 'S.A.', 'Unipessoal', 'Ltda', 'Ltda.', 'EIRELI'],
   streetWords: ['rua', 'avenida', 'travessa', 'largo', 'praça', 'estrada', 'alameda', 'rodovia'],
   salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
+  glossary: {
+    // documents and their numbers ("data" is a date)
+    fatura: 'invoice', faturas: 'invoice', factura: 'invoice', recibo: 'receipt', talão: 'receipt', cupom: 'receipt', nota: 'note', crédito: 'credit',
+    documento: 'document', número: 'number', numero: 'number', núm: 'number', nro: 'number', no: 'number', n: 'number', nº: 'number', identificador: 'identifier',
+    id: 'id', referência: 'reference', ref: 'reference', código: 'code', cod: 'code', tipo: 'type', contrato: 'contract', projeto: 'project', projecto: 'project',
+    encomenda: 'order', pedido: 'order', ordem: 'order', guia: 'delivery note', remessa: 'delivery note', transação: 'transaction', operação: 'transaction',
+    compra: 'purchase', venda: 'sale', série: 'number', extrato: 'statement', processo: 'reference',
+    // dates and times
+    data: 'date', datas: 'date', dia: 'date', vencimento: 'due', emissão: 'issue', emitida: 'issued', emitido: 'issued', faturação: 'invoicing',
+    faturamento: 'invoicing', faturado: 'billed', faturada: 'billed', entrega: 'delivery', entregue: 'delivered', envio: 'shipping', expedição: 'shipping',
+    serviço: 'service', serviços: 'service', prestação: 'service', período: 'period', periodo: 'period', início: 'start', inicio: 'start', fim: 'end',
+    hora: 'time', horário: 'time', vigência: 'effective', vigor: 'effective', entrada: '', validade: 'validity', válido: 'valid',
+    válida: 'valid', até: 'until', desde: 'from', assinatura: 'signature', carga: 'shipping', descarga: 'delivery',
+    // parties
+    vendedor: 'seller', vendedora: 'seller', fornecedor: 'supplier', fornecedora: 'supplier', comerciante: 'merchant', loja: 'store', estabelecimento: 'store',
+    negócio: 'business', restaurante: 'restaurant', emitente: 'issuer', emissor: 'issuer', prestador: 'provider', empresa: 'company', companhia: 'company',
+    sociedade: 'company', firma: 'company', razão: 'name', social: 'company', denominação: 'name', designação: 'designation', nome: 'name', comprador: 'buyer',
+    compradora: 'buyer', adquirente: 'buyer', cliente: 'customer', clientes: 'customer', destinatário: 'recipient', tomador: 'buyer', devedor: 'debtor',
+    credor: 'creditor', beneficiário: 'beneficiary', representante: 'representative', fiscal: 'fiscal', parte: 'party', partes: 'parties', pessoa: 'person',
+    contacto: 'contact', contato: 'contact', remetente: 'sender', senhorio: 'lessor', locador: 'lessor', inquilino: 'tenant', locatário: 'tenant',
+    consumidor: 'consumer', paciente: 'patient', segurado: 'insured', titular: 'holder',
+    // identifiers of parties
+    nif: 'vat id', nipc: 'vat id', contribuinte: 'taxpayer id', cnpj: 'tax id', cpf: 'tax id', iva: 'vat', icms: 'tax', registo: 'register', registro: 'register',
+    comercial: 'commercial', matrícula: 'registration', inscrição: 'registration', identificação: 'identification', estadual: '', municipal: '',
+    // addresses and contacts
+    morada: 'address', endereço: 'address', sede: 'address', rua: 'street', logradouro: 'street', cidade: 'city', localidade: 'locality', município: 'municipality',
+    concelho: 'municipality', postal: 'postal', cep: 'postcode', país: 'country', distrito: 'region', estado: 'state', região: 'region', telefone: 'phone',
+    tel: 'phone', telemóvel: 'mobile', celular: 'mobile', fax: 'fax', correio: 'mail', eletrónico: 'email', eletrônico: 'email', electrónico: 'email',
+    email: 'email', mail: 'email', sítio: 'website', site: 'website', web: 'web',
+    // amounts
+    valor: 'amount', valores: 'amounts', montante: 'amount', importância: 'amount', soma: 'sum', total: 'total', totais: 'total', subtotal: 'subtotal',
+    líquido: 'net', liquido: 'net', líquidos: 'net', ilíquido: 'net', bruto: 'gross', base: 'base', tributável: 'taxable', incidência: 'taxable', imposto: 'tax', impostos: 'taxes',
+    taxa: 'rate', percentagem: 'percentage', porcentagem: 'percentage', alíquota: 'rate', categoria: 'category', isenção: 'exemption', isento: 'exemption',
+    isenta: 'exemption', motivo: 'reason', desconto: 'discount', descontos: 'discount', abatimento: 'rebate', redução: 'reduction', acréscimo: 'surcharge',
+    encargo: 'charge', encargos: 'charges', despesas: 'fees', portes: 'shipping', frete: 'freight', adiantamento: 'advance', sinal: 'deposit', pago: 'paid',
+    paga: 'paid', já: 'already', arredondamento: 'rounding', arredondado: 'rounded', arredondada: 'rounded', gorjeta: 'tip', troco: 'change', numerário: 'cash',
+    dinheiro: 'cash', saldo: 'balance', dívida: 'outstanding', pendente: 'outstanding', pagar: 'pay', devido: 'due', retenção: 'deduction', moeda: 'currency',
+    divisa: 'currency', monetário: '', símbolo: 'currency symbol', incluído: 'including', incluída: 'including', incluso: 'including',
+    // payment
+    pagamento: 'payment', pagamentos: 'payment', condições: 'conditions', condição: 'condition', termos: 'terms', forma: 'means', meio: 'means', método: 'method',
+    modo: 'mode', banco: 'bank', bancária: 'bank', bancário: 'bank', conta: 'account', transferência: 'transfer', débito: 'mandate', mandato: 'mandate',
+    iban: 'iban', bic: 'bic', swift: 'swift', nib: 'bank account', pix: 'payment reference', boleto: 'payment reference',
+    // lines of a table
+    linha: 'line', linhas: 'lines', item: 'item', itens: 'items', artigo: 'article', artigos: 'items', produto: 'product', produtos: 'product',
+    descrição: 'description', detalhe: 'details', mercadoria: 'goods', bens: 'goods', quantidade: 'quantity', qtd: 'quantity', qtde: 'quantity', quant: 'quantity',
+    unidade: 'unit measure', unidades: 'units', un: 'unit', preço: 'price', preco: 'price', unitário: 'unit', unit: 'unit', origem: 'origin', ean: 'ean', sku: 'sku',
+    posição: 'position',
+    // agreements
+    lei: 'law', direito: 'law', aplicável: 'applicable', jurisdição: 'jurisdiction', foro: 'venue', tribunal: 'venue', duração: 'duration', prazo: 'term',
+    termo: 'term', rescisão: 'termination', confidencialidade: 'confidentiality', acordo: 'agreement', anos: 'years', ano: 'year', meses: 'months', mês: 'month',
+    dias: 'days', semanas: 'weeks',
+    // the words of descriptions
+    o: 'the', a: 'to', os: 'the', as: 'the', um: 'a', uma: 'a', de: '', do: '', da: '', dos: '', das: '', e: 'and', ou: 'or', não: 'not', nem: 'not',
+    sem: 'without', com: 'with', antes: 'before', depois: 'after', após: 'after', como: 'as', tal: '', impresso: 'printed', impressa: 'printed',
+    escrito: 'written', escrita: 'written', indicado: 'stated', indicada: 'stated', consta: 'shown', aparece: 'printed', exatamente: 'exactly',
+    exactamente: 'exactly', formato: 'format', original: 'original', primeiro: 'first', primeira: 'first', último: 'last', última: 'last', topo: 'top',
+    cima: 'top', baixo: 'bottom', todo: 'all', toda: 'all', todos: 'all', todas: 'all', cada: 'each', se: 'if', senão: 'else', vazio: 'empty', vazia: 'empty',
+    nulo: 'null', nula: 'null', null: 'null', dígitos: 'digits', algarismos: 'digits', casas: 'digits', decimal: 'decimal', decimais: 'decimals', dois: 'two',
+    duas: 'two', três: 'three', ponto: 'point', vírgula: 'comma', separador: 'separator', milhares: 'thousands', negativo: 'negative',
+    positivo: 'positive', exemplo: 'example', ex: 'e.g.', p: '', por: 'by', para: 'for', em: 'in', na: 'in', nos: 'in', nas: 'in', ao: 'to', aos: 'to',
+    à: 'to', sobre: 'on', entre: 'between', cujo: 'whose', cuja: 'whose', quem: 'who', qual: 'which', que: '', este: 'this', esta: 'this', seu: 'its', sua: 'its',
+    são: 'are', ser: 'be', campo: 'field', vezes: 'times', ocorrência: 'occurrence', simples: 'plain', rege: 'governing', destina: 'addressed', dirigida: 'addressed', emitiu: 'issued', próprio: 'own',
+    própria: 'own', cabeçalho: 'header',
+  },
 };
