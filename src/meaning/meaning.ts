@@ -129,8 +129,8 @@ const DESCRIPTION_JOINS = new Set([...NAME_JOINS, ...HEAD_ENDS]);
  * ("total amount without VAT" is a net total, "date from which the
  * agreement is effective" an effective date).
  */
-function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
-  const end = words.findIndex((word, index) => index > 0 && joins.has(word));
+function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean, headLength?: number): FacetMatch | undefined {
+  const end = headLength ?? words.findIndex((word, index) => index > 0 && joins.has(word));
   if (end < 0) return bestFacet(whole, level, partyKnown);
   const head = words.slice(0, end);
   const fromHead = bestFacet(head, level, partyKnown);
@@ -146,13 +146,50 @@ function namedFacet(words: readonly string[], level: Level, partyKnown: boolean)
 }
 
 /** The facet a description names, from its first clause; and the clause's words (they may say whose value it is). */
-function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[] } {
-  // a full stop ends the clause, not the one of an abbreviation ("incl. VAT", "inkl. MwSt.", "Nr.")
-  const clause = englishDescription.split(/(?<![\s(]\p{L}{1,4})\.(?=\s|$)|[;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/u)[0] ?? '';
-  const words = textWords(clause).filter((word) => !FILLER.has(word));
-  // "date from which...", "name of the...": the small words that join a clause name nothing of their own, but "to pay", "valid to", "pay by" do
-  const named = words.filter((word) => !HEAD_ENDS.has(word) || word === 'to' || word === 'by');
-  return { match: headedFacet(words, DESCRIPTION_JOINS, named, level, partyKnown), words: named };
+function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[]; later: boolean } {
+  // a full stop ends a clause, not the one of an abbreviation ("incl. VAT", "inkl. MwSt.", "Nr.")
+  const clauses = englishDescription.split(/(?<![\s(]\p{L}{1,4})\.(?=\s|$)|[;:?()\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/u).slice(0, MAX_CLAUSES);
+  // every clause may say whose value it is ("Who sent this invoice: the supplier's name")
+  const allWords = clauses.flatMap((clause) => textWords(clause)).filter((word) => !FILLER.has(word) && !HEAD_ENDS.has(word));
+  let first: { match: FacetMatch | undefined; words: string[] } | undefined;
+  for (const [index, clause] of clauses.entries()) {
+    const { words: asked, questioned } = askedWords(textWords(clause).filter((word) => !FILLER.has(word)));
+    if (asked.length === 0) continue;
+    // "date from which...", "name of the...": the small words that join a clause name nothing of their own, but "to pay", "valid to", "pay by" do
+    const named = asked.filter((word) => !HEAD_ENDS.has(word) || word === 'to' || word === 'by');
+    // a question's answer is the clause's head ("Who sent this invoice" asks for a name)
+    const match = headedFacet(asked, DESCRIPTION_JOINS, named, level, partyKnown, questioned ? 1 : undefined) ?? (index === 0 ? partyAsHead(asked) : undefined);
+    first ??= { match, words: named };
+    // the first clause says what the value is; a later one ("(the business name at the top)") only when the first says nothing known
+    if (match) return { match, words: [...new Set([...named, ...allWords])], later: index > 0 };
+  }
+  return { match: undefined, words: allWords.length > 0 ? allWords : (first?.words ?? []), later: false };
+}
+
+/** Clauses of a description read for what it asks: the first few say it. */
+const MAX_CLAUSES = 4;
+
+/** What a question asks for: "who" a name, "when" a date, "where" an address, "how much" an amount... */
+const QUESTIONS: ReadonlyArray<[readonly string[], string]> = [
+  [['how', 'much'], 'amount'], [['how', 'many'], 'quantity'], [['how', 'long'], 'duration'], [['which', 'day'], 'date'], [['what', 'day'], 'date'],
+  [['which', 'currency'], 'currency'], [['who'], 'name'], [['whom'], 'name'], [['when'], 'date'], [['where'], 'address'],
+];
+
+/** A clause asked as a question ("Who sent this invoice", "When was it paid") with the question's answer first: it is the head. */
+function askedWords(words: readonly string[]): { words: string[]; questioned: boolean } {
+  for (const [question, answer] of QUESTIONS) {
+    const at = words.findIndex((word, index) => question.every((part, k) => words[index + k] === part));
+    // a question word opens the clause, or nearly ("from which day on...")
+    if (at >= 0 && at <= 1) return { words: [answer, ...words.slice(0, at), ...words.slice(at + question.length)], questioned: true };
+  }
+  return { words: [...words], questioned: false };
+}
+
+/** "The business this receipt is from", "the supplier": a party named as the head of a description is the party's name. */
+function partyAsHead(words: readonly string[]): FacetMatch | undefined {
+  const head = words[0];
+  if (head === undefined || !PARTY_OF_WORD.has(stem(head))) return undefined;
+  return { facet: FACETS.find((facet) => facet.id === 'party-name')!, size: 1, words: new Set([stem(head)]) };
 }
 
 /** Whether all the words of one of the facet's phrases are among `words`. */
@@ -237,7 +274,8 @@ function decide(input: PropertyInput): PropertyMeaning {
     certainty = generic ? 0.6 : explained === englishName.length ? 0.92 : 0.75;
   } else if (fromDescription) {
     facet = fromDescription.facet;
-    certainty = 0.85;
+    // a later clause (a remark in brackets) says it less surely than the first
+    certainty = described.later ? 0.75 : 0.85;
   } else {
     certainty = 0.3;
   }
