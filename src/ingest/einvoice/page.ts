@@ -4,8 +4,8 @@
  * payment means, the totals, each VAT breakdown row, each allowance or
  * charge, the notes) set apart by a blank line's space, then what each
  * invoice line states beyond the table ("Line 2 item description: ..."),
- * then the invoice lines as a table under a heading row. Every engine reads it as it
- * reads a printed page; its words say `source: 'e-invoice'`. Page.eInvoice
+ * then the invoice lines as a table under a heading row. Every engine reads
+ * it as it reads a printed page; its words say `source: 'e-invoice'`. Page.eInvoice
  * keeps the terms themselves (each value with where the page shows it) and,
  * per line of the page, the term and element path of each value on it (for
  * evidence). The geometry is made up (a monospaced page, 5 points per
@@ -54,9 +54,9 @@ interface Row {
 }
 
 /** Cells one after the other, a space apart. */
-function sequence(parts: Array<{ text: string; value?: Cell['value'] }>, start = 0): Cell[] {
+function sequence(parts: Array<{ text: string; value?: Cell['value'] }>): Cell[] {
   const cells: Cell[] = [];
-  let column = start;
+  let column = 0;
   for (const part of parts) {
     if (part.text === '') continue;
     cells.push({ column, text: part.text, ...(part.value ? { value: part.value } : {}) });
@@ -83,7 +83,7 @@ function blockRows(def: GroupDef, group: EInvoiceGroup, gapBefore: boolean, pref
     }
   }
   for (const inner of def.groups ?? []) {
-    for (const instance of group.groups[inner.id] ?? []) rows.push(...blockRows(inner, instance, gapBefore && rows.length === 0, prefix));
+    for (const instance of group.groups[inner.id] ?? []) for (const row of blockRows(inner, instance, gapBefore && rows.length === 0, prefix)) rows.push(row);
   }
   return rows;
 }
@@ -99,7 +99,8 @@ export function eInvoicePage(invoice: EInvoice, index: number, attachment?: stri
   const rows: Row[] = [];
   const push = (more: Row[]) => {
     if (rows.length === 0 && more[0]) more[0].gapBefore = false;
-    rows.push(...more);
+    // one at a time: an invoice's rows may be more than a call takes arguments
+    for (const row of more) rows.push(row);
   };
   // the invoice's own terms; its groups follow in page order
   push(blockRows({ ...INVOICE, groups: [] }, root, false));
@@ -134,10 +135,10 @@ function lineDetailRows(def: GroupDef, lines: EInvoiceGroup[]): Row[] {
     for (const [id, groups] of Object.entries(line.groups)) {
       for (const group of groups) {
         if (id === 'BG-32') own.push({ gapBefore: own.length === 0, cells: attributeCells(prefix, group) });
-        else own.push(...blockRows(inner.get(id)!, group, own.length === 0, prefix));
+        else for (const row of blockRows(inner.get(id)!, group, own.length === 0, prefix)) own.push(row);
       }
     }
-    rows.push(...own);
+    for (const row of own) rows.push(row);
   });
   return rows;
 }

@@ -59,7 +59,7 @@ function readInto(group: EInvoiceGroup, def: GroupDef, element: XmlElement, vari
   for (const inner of def.groups ?? []) {
     const found: EInvoiceGroup[] = [];
     for (const path of pathsFor(inner, variant)) {
-      for (const match of select(element, path, lookup)) {
+      for (const match of select(element, path, lookup, inner.repeats ? Infinity : 1)) {
         const instance: EInvoiceGroup = { group: inner.id, path: pathOf(match.element), terms: {}, groups: {} };
         readInto(instance, inner, match.element, variant, lookup);
         if (Object.keys(instance.terms).length > 0 || Object.keys(instance.groups).length > 0) found.push(instance);
