@@ -246,7 +246,11 @@ function decide(input: PropertyInput): PropertyMeaning {
 
   // a party named in the name or the path makes its facets win a tie ("supplierVATNumber" is the supplier's VAT number)
   const partyKnown = partyFromPath !== undefined || partyIn(englishName) !== undefined;
-  const fromName = namedFacet(englishName, level, partyKnown);
+  // a name read with its enclosing property's words, where they make a larger facet of it ("rate" in vat_breakdown, "net" in totals)
+  const parentWords = inEnglish(nameWords(input.path[input.path.length - 1] ?? ''), language).filter((word) => !FILLER.has(word));
+  const alone = namedFacet(englishName, level, partyKnown);
+  const withParent = parentWords.length > 0 && englishName.length > 0 ? bestFacet([...parentWords, ...englishName], level, partyKnown, englishName) : undefined;
+  const fromName = withParent && withParent.size > (alone?.size ?? 0) && [...withParent.words].some((word) => parentWords.map(stem).includes(word)) ? withParent : alone;
   const described = describedFacet(description, level, partyKnown);
   const fromDescription = described.match;
   // the name left unexplained by its facet may say whose value it is ("seller" in seller_vat_id)
