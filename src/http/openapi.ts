@@ -139,6 +139,17 @@ const EVIDENCE_SCHEMAS: JsonObject = {
       text: { type: 'string', description: 'The document text the value was read from (a computed value: what it was computed from), a line break between lines.' },
       source: { enum: ['text-layer', 'ocr'] },
       ocrConfidence: { type: 'number', minimum: 0, maximum: 1, description: 'The lowest OCR confidence among the words, when OCR read them.' },
+      at: {
+        type: 'object',
+        description: 'Where in its file, for a page that is part of a file rather than a printed page (an e-mail attachment, a sheet, a slide, an Office, HTML, CSV or text file): follow these, the boxes of such a page are made up.',
+        properties: {
+          attachment: { type: 'string', description: 'The e-mail attachment, a path for nested ones ("forwarded.eml/invoice.pdf").' },
+          attachmentPage: { type: 'integer', minimum: 1, description: 'The page within that attachment.' },
+          sheet: { type: 'string' },
+          slide: { type: 'integer', minimum: 1 },
+          places: { type: 'array', items: { type: 'string' }, description: 'The places of the value\'s words: "Invoice!B7", "paragraph 4", "table 1, row 3, column 2", "line 12", "line 12, column 3", "/Order/Line[2]/Price", "$.items[0].price", "header subject".' },
+        },
+      },
       confidence: {
         type: 'number',
         minimum: 0,

@@ -101,7 +101,8 @@ export function readCsv(bytes: Uint8Array, tabSeparated: boolean, allowance: Wor
     if (error instanceof FormatProblem) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'CSV_MAX_RECORD_SIZE') throw new FormatProblem(`it has a record longer than ${MAX_RECORD_CHARS} characters (one CSV line of that size is no table)`);
-    throw new FormatProblem(`it is not readable CSV (${error instanceof Error ? error.message.slice(0, 160) : String(error)})`);
+    // csv-parse's messages quote the record; the caller gets its code only, no document text
+    throw new FormatProblem(`it is not readable CSV (${code ?? 'parse error'})`);
   }
   return [builder.build(0)];
 }

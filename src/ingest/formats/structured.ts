@@ -74,7 +74,9 @@ export function readJson(bytes: Uint8Array, allowance: WordAllowance): Page[] {
   try {
     value = runSync(pacedJsonParse(decodeText(bytes).replace(/^\uFEFF/, ''))) as Json;
   } catch (error) {
-    throw new FormatProblem(`it is not valid JSON (${error instanceof Error ? error.message.slice(0, 160) : String(error)})`);
+    // V8's message quotes the text around the fault: only its position is said back
+    const position = error instanceof Error ? /position \d+/.exec(error.message)?.[0] : undefined;
+    throw new FormatProblem(`it is not valid JSON${position ? ` (at ${position})` : ''}`);
   }
   const builder = new PageBuilder(allowance);
   // depth-first with an explicit stack, children in order
