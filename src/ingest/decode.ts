@@ -27,6 +27,8 @@ export interface DecodedFile {
  */
 export const SUPPORTED_MIME_TYPES: readonly string[] = FORMATS.map((format) => format.mimeType);
 export { ACCEPTED_MIME_TYPES };
+/** Each filename extension docshape knows (".pdf", ".docx", ".eml", ...) and its media type: for the command line. */
+export const MIME_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(FORMATS.flatMap((format) => format.extensions.map((extension) => [extension, format.mimeType])));
 /** A canonical media type of the registry (FORMATS[].mimeType). */
 export type SupportedMimeType = string;
 
