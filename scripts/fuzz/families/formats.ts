@@ -8,7 +8,8 @@
  * 400 or a 413 in time, with /healthz answering meanwhile. The generators
  * are exported for the tests (test/ingest/formats.test.ts).
  */
-import { Deflate, zipSync, strToU8 } from 'fflate';
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
+import { zipSync, strToU8 } from 'fflate';
 import { DOCUMENT_MARKERS, entry, requestCase, type Family, type FuzzCase } from '../case.js';
 import type { Random } from '../random.js';
 import { makeCsv, makeDocx, makeEmail, makeHtml, makeText, makeXlsx, invoiceSheetRows } from '../../../test/fixtures/formats.js';
@@ -19,29 +20,24 @@ export const DOCX_TYPE = `${OOXML}.wordprocessingml.document`;
 export const XLSX_TYPE = `${OOXML}.spreadsheetml.sheet`;
 
 /**
- * A ZIP whose one part (`name`) inflates to `megabytes` MB of spaces after an
- * XML head: deflate keeps ~1 KB per MB of them. One megabyte is compressed
- * and sync-flushed to a byte boundary, and that block repeated: its back
- * references reach only spaces, which every copy is preceded by. The other
- * parts are written by fflate (stored), the bomb and the directory by hand.
+ * A ZIP whose one part (`name`) is `head`, then `unit` repeated to `megabytes`
+ * MB, then `tail`, made without ever holding that part: one megabyte of units
+ * is deflated on its own and sync-flushed (no final bit, byte-aligned, no
+ * reference before it), and that piece repeated; the tail ends the stream.
+ * The other parts are written by fflate (stored), this one and the directory
+ * by hand; the sizes it declares are true, its CRC is left 0.
  */
-export function zipBomb(name: string, megabytes: number, others: Record<string, string> = {}): Buffer {
-  const chunks: Uint8Array[] = [];
-  const deflate = new Deflate({ level: 6 }, (chunk) => chunks.push(chunk));
-  const block = new Uint8Array(1024 * 1024).fill(0x20);
-  const head = strToU8('<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>');
-  const take = () => Buffer.concat(chunks.splice(0));
-  deflate.push(head);
-  deflate.push(block);
-  deflate.flush(true);
-  const first = take();
-  deflate.push(block);
-  deflate.flush(true);
-  const repeated = take();
-  deflate.push(new Uint8Array(0), true);
-  const data = Buffer.concat([first, ...Array.from({ length: Math.max(0, megabytes - 1) }, () => repeated), take()]);
-  const size = head.length + Math.max(1, megabytes) * block.length;
-  // the bomb's directory entry declares its true sizes; crc left 0 (the reader stops at the limit first)
+export function zipWithRepeatedPart(name: string, parts: { head: string; unit: string; megabytes: number; tail: string }, others: Record<string, string> = {}): Buffer {
+  const unit = Buffer.from(parts.unit);
+  const block = Buffer.alloc(Math.floor((1024 * 1024) / unit.length) * unit.length);
+  for (let at = 0; at < block.length; at += unit.length) unit.copy(block, at);
+  const head = Buffer.from(parts.head);
+  const tail = Buffer.from(parts.tail);
+  const piece = (bytes: Buffer) => deflateRawSync(bytes, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const blocks = Math.max(1, parts.megabytes);
+  const repeated = piece(block);
+  const data = Buffer.concat([piece(head), ...Array.from({ length: blocks }, () => repeated), deflateRawSync(tail)]);
+  const size = head.length + blocks * block.length + tail.length;
   const nameBytes = Buffer.from(name);
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
@@ -51,13 +47,12 @@ export function zipBomb(name: string, megabytes: number, others: Record<string, 
   local.writeUInt32LE(size >>> 0, 22);
   local.writeUInt16LE(nameBytes.length, 26);
   const rest = Buffer.from(zipSync(Object.fromEntries(Object.entries(others).map(([key, text]) => [key, [strToU8(text), { level: 0 }]]))));
-  // the stored parts' local records, then a directory that lists them and the bomb
+  // the stored parts' local records, then this part's, then a directory that lists them all
   const eocdAt = rest.length - 22;
   const directoryAt = rest.readUInt32LE(eocdAt + 16);
   const directorySize = rest.readUInt32LE(eocdAt + 12);
   const count = rest.readUInt16LE(eocdAt + 10);
-  const bombAt = directoryAt;
-  const bombLocal = Buffer.concat([local, nameBytes, data]);
+  const partLocal = Buffer.concat([local, nameBytes, data]);
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(20, 4);
@@ -66,25 +61,39 @@ export function zipBomb(name: string, megabytes: number, others: Record<string, 
   central.writeUInt32LE(data.length, 20);
   central.writeUInt32LE(size >>> 0, 24);
   central.writeUInt16LE(nameBytes.length, 28);
-  central.writeUInt32LE(bombAt, 42);
-  const oldDirectory = rest.subarray(directoryAt, directoryAt + directorySize);
+  central.writeUInt32LE(directoryAt, 42);
   const eocd = Buffer.from(rest.subarray(eocdAt));
   eocd.writeUInt16LE(count + 1, 8);
   eocd.writeUInt16LE(count + 1, 10);
   eocd.writeUInt32LE(directorySize + central.length + nameBytes.length, 12);
-  eocd.writeUInt32LE(bombAt + bombLocal.length, 16);
-  return Buffer.concat([rest.subarray(0, directoryAt), bombLocal, oldDirectory, central, nameBytes, eocd]);
+  eocd.writeUInt32LE(directoryAt + partLocal.length, 16);
+  return Buffer.concat([rest.subarray(0, directoryAt), partLocal, rest.subarray(directoryAt, directoryAt + directorySize), central, nameBytes, eocd]);
 }
 
+const WORD_HEAD = '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>';
+
+/** A DOCX whose text is `megabytes` MB of spaces: some 1 KB per MB zipped. */
 export function zipBombDocx(megabytes: number): Buffer {
-  return zipBomb('word/document.xml', megabytes, { '[Content_Types].xml': '<Types/>' });
+  return zipWithRepeatedPart('word/document.xml', { head: WORD_HEAD, unit: ' ', megabytes, tail: '</w:t></w:r></w:p></w:body></w:document>' }, { '[Content_Types].xml': '<Types/>' });
 }
 
+const SHEET_HEAD = '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+const SHEET_TAIL = '</sheetData></worksheet>';
+const SHEET_OTHERS = {
+  'xl/workbook.xml': '<workbook xmlns:r="r"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
+  'xl/_rels/workbook.xml.rels': '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
+};
+
+/** An XLSX whose sheet is `megabytes` MB of empty rows. */
 export function zipBombXlsx(megabytes: number): Buffer {
-  return zipBomb('xl/worksheets/sheet1.xml', megabytes, {
-    'xl/workbook.xml': '<workbook xmlns:r="r"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    'xl/_rels/workbook.xml.rels': '<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>',
-  });
+  return zipWithRepeatedPart('xl/worksheets/sheet1.xml', { head: SHEET_HEAD, unit: '<row/>', megabytes, tail: SHEET_TAIL }, SHEET_OTHERS);
+}
+
+/** An XLSX of about `rows` rows (whole megabytes of them), each a text and a number (rows without references, which XLSX allows). */
+export function manyRowSheet(rows: number): Buffer {
+  const unit = '<row><c t="inlineStr"><is><t>Item</t></is></c><c><v>12.5</v></c></row>';
+  const perMegabyte = Math.floor((1024 * 1024) / unit.length);
+  return zipWithRepeatedPart('xl/worksheets/sheet1.xml', { head: SHEET_HEAD, unit, megabytes: Math.ceil(rows / perMegabyte), tail: SHEET_TAIL }, SHEET_OTHERS);
 }
 
 /** A DOCX whose document part declares a DTD: an entity bomb, or an external entity. */
@@ -92,13 +101,6 @@ export function ooxmlWithDtd(kind: 'laughs' | 'external'): Buffer {
   const dtd = kind === 'laughs' ? `<!DOCTYPE d [<!ENTITY a "${'lol'.repeat(10)}"><!ENTITY b "${'&a;'.repeat(10)}"><!ENTITY c "${'&b;'.repeat(10)}">]>` : '<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>';
   const entity = kind === 'laughs' ? '&c;' : '&x;';
   return makeDocx(undefined, `<?xml version="1.0"?>${dtd}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${entity}</w:t></w:r></w:p></w:body></w:document>`);
-}
-
-/** An XLSX of `rows` rows, each a text and a number, its sheet XML made as text. */
-export function manyRowSheet(rows: number): Buffer {
-  const parts: string[] = [];
-  for (let r = 1; r <= rows; r++) parts.push(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>Item ${r}</t></is></c><c r="B${r}"><v>${r}.5</v></c></row>`);
-  return makeXlsx([], { sheetRowsXml: parts.join('') });
 }
 
 /** A little-endian TIFF of `pages` image directories of width x height 8-bit grey, each with one strip of `stripBytes` bytes. */
@@ -176,6 +178,6 @@ function formatsCase(rng: Random): FuzzCase {
 
 export const formatsFamily: Family = {
   name: FAMILY,
-  weight: 3,
+  weight: 2,
   generate: (rng) => formatsCase(rng),
 };

@@ -13,6 +13,10 @@ import { openArchive, parsePart } from './office.js';
 import { PageBuilder, type Cell, type WordAllowance } from './page-builder.js';
 import { attribute } from './xml-stream.js';
 
+/** The most rows and columns a sheet can have (LibreOffice's and Excel's limits): repeats past them are not expanded. */
+const MAX_ROWS = 1_048_576;
+const MAX_COLUMNS = 16_384;
+
 /** A repeat count as written, at least 1. */
 function repeats(value: string | undefined): number {
   const count = Number(value ?? '1');
@@ -64,7 +68,7 @@ export function readOds(bytes: Uint8Array, maxInflateBytes: number, allowance: W
         const text = cell.date ?? cell.text;
         if (text.trim() === '') column += cell.repeats;
         else {
-          for (let i = 0; i < cell.repeats; i++) {
+          for (let i = 0; i < cell.repeats && column < MAX_COLUMNS; i++) {
             column++;
             row[column - 1] = { text, place: { kind: 'cell', ref: `${columnLetters(column)}${rowNumber + 1}` } };
           }
@@ -74,7 +78,7 @@ export function readOds(bytes: Uint8Array, maxInflateBytes: number, allowance: W
         const filled = row.some((entry) => entry !== undefined);
         if (!filled) rowNumber += rowRepeats;
         else {
-          for (let i = 0; i < rowRepeats; i++) {
+          for (let i = 0; i < rowRepeats && rowNumber < MAX_ROWS; i++) {
             rowNumber++;
             builder?.row(row.map((entry) => entry && { text: entry.text, place: { kind: 'cell', ref: `${(entry.place as { ref: string }).ref.replace(/\d+$/, '')}${rowNumber}` } }));
           }
