@@ -5,25 +5,12 @@
  * go back packed (document-pack.ts), their buffers and the attachments'
  * bytes moved, not copied; failures go back as data.
  */
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { transferred } from './transferred.js';
 import { packPage } from './document-pack.js';
 import type { FormatOutcome, FormatTask } from './formats-protocol.js';
 import { TooManyWords } from './formats/page-builder.js';
 import { FormatProblem } from './formats/problem.js';
 import { readFormat } from './formats/read.js';
-
-class Transferred<T> {
-  constructor(
-    private readonly value: T,
-    private readonly buffers: ArrayBufferLike[],
-  ) {}
-  get [transferableSymbol](): ArrayBufferLike[] {
-    return this.buffers;
-  }
-  get [valueSymbol](): T {
-    return this.value;
-  }
-}
 
 /** Bytes in an ArrayBuffer of their own, so that moving it moves nothing else. */
 function own(bytes: Uint8Array): Uint8Array {
@@ -46,5 +33,5 @@ async function outcomeOf(task: FormatTask): Promise<{ outcome: FormatOutcome; bu
 
 export default async function readFormatTask(task: FormatTask): Promise<FormatOutcome> {
   const { outcome, buffers } = await outcomeOf(task);
-  return move(new Transferred(outcome, buffers)) as unknown as FormatOutcome;
+  return transferred(outcome, buffers);
 }
