@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFormat, type FormatLimits } from '../../src/ingest/formats/read.js';
 import { tiffPages } from '../../src/ingest/image.js';
+import { readZipDirectory } from '../../src/ingest/formats/zip.js';
 import { DOCX_TYPE, XLSX_TYPE, manyRowSheet } from '../fuzz/families/formats.js';
 import { invoiceBlocks, makeCsv, makeDocx, makeEmail, makeHtml, makeOdt, makePptx, makeText, makeTiff, type Block } from '../../test/fixtures/formats.js';
 import { makeInvoicePdf } from '../../test/fixtures/pdfs.js';
@@ -24,20 +25,27 @@ function repeated(times: number): Block[] {
   return Array.from({ length: times }, () => invoiceBlocks()).flat();
 }
 
-/** The best of three readings, in ms. */
+/** The best of three readings, in ms of this process's CPU (the machine may be shared). */
 async function bestMs(mimeType: string, bytes: Buffer): Promise<{ ms: number; words: number }> {
   let ms = Infinity;
   let words = 0;
   for (let round = 0; round < 3; round++) {
-    const started = performance.now();
+    const started = process.cpuUsage();
     const { pages } = await readFormat(mimeType, bytes, UNLIMITED);
-    ms = Math.min(ms, performance.now() - started);
+    const used = process.cpuUsage(started);
+    ms = Math.min(ms, (used.user + used.system) / 1000);
     words = pages.reduce((sum, page) => sum + page.lines.reduce((count, line) => count + line.words.length, 0), 0);
   }
   return { ms, words };
 }
 
 const mb = (bytes: number) => bytes / 1024 ** 2;
+
+/** The bytes a file's parsers go through: a ZIP's parts inflated (as its directory says), else the file. */
+function parsedBytes(bytes: Buffer): number {
+  const entries = bytes[0] === 0x50 && bytes[1] === 0x4b ? readZipDirectory(bytes) : undefined;
+  return entries ? [...entries.values()].reduce((sum, entry) => sum + entry.size, 0) : bytes.length;
+}
 
 /** Peak RSS of a child process that reads `rows` rows of a sheet, against one that only loads the code. */
 function sheetMemory(rows: number): { peakMb: number; baseMb: number; ms: number } {
@@ -73,11 +81,12 @@ export async function benchFormats(report: Report): Promise<void> {
   ];
   for (const [label, mimeType, bytes] of files) {
     const { ms, words } = await bestMs(mimeType, bytes);
-    report(`read ${label}, ${mb(bytes.length).toFixed(2)} MB, ${words} words`, `${ms.toFixed(0)} ms, ${(ms / mb(bytes.length)).toFixed(0)} ms/MB, ${((ms / words) * 1000).toFixed(1)} µs/word`);
+    const parsed = parsedBytes(bytes);
+    report(`read ${label}, ${mb(parsed).toFixed(2)} MB${parsed === bytes.length ? '' : ' inflated'}, ${words} words`, `${ms.toFixed(0)} ms, ${(ms / mb(parsed)).toFixed(0)} ms/MB, ${((ms / words) * 1000).toFixed(1)} µs/word`);
   }
   const sheet = manyRowSheet(100_000);
   const sheetRead = await bestMs(XLSX_TYPE, sheet);
-  report(`read XLSX of 100,000 rows, ${mb(sheet.length).toFixed(1)} MB zipped`, `${sheetRead.ms.toFixed(0)} ms, ${(sheetRead.ms / mb(sheet.length)).toFixed(0)} ms/MB zipped, ${((sheetRead.ms / sheetRead.words) * 1000).toFixed(1)} µs/word`);
+  report(`read XLSX of ~100,000 rows, ${mb(parsedBytes(sheet)).toFixed(1)} MB of sheet XML`, `${sheetRead.ms.toFixed(0)} ms, ${(sheetRead.ms / mb(parsedBytes(sheet))).toFixed(0)} ms/MB inflated, ${((sheetRead.ms / sheetRead.words) * 1000).toFixed(1)} µs/word`);
   const memory = sheetMemory(100_000);
   report('peak RSS reading that sheet (child process)', `${memory.peakMb.toFixed(0)} MB against ${memory.baseMb.toFixed(0)} MB making it alone (+${(memory.peakMb - memory.baseMb).toFixed(0)} MB)`);
   const pdf = await makeInvoicePdf();

@@ -160,11 +160,12 @@ describe('input formats (ingest/formats/)', function () {
     });
 
     it('CSV: quoted fields across lines, each cell its line and column; a 2 MB line is a 400', async () => {
-      const { pages } = await readFormat('text/csv', Buffer.from('name,note\nHammer,"two\nlines"\nNails,plain\n'), LIMITS);
+      const { pages } = await readFormat('text/csv', Buffer.from('name,note\r\nHammer,"two\r\nlines, ""quoted"""\r\n\r\nNails,plain\n"Glue"x,\n'), LIMITS);
       expect(placed(pages[0]!)).to.deep.equal([
         ['name @ {"kind":"line","line":1,"column":1}', 'note @ {"kind":"line","line":1,"column":2}'],
-        ['Hammer @ {"kind":"line","line":2,"column":1}', 'two lines @ {"kind":"line","line":2,"column":2}'],
-        ['Nails @ {"kind":"line","line":4,"column":1}', 'plain @ {"kind":"line","line":4,"column":2}'],
+        ['Hammer @ {"kind":"line","line":2,"column":1}', 'two lines, "quoted" @ {"kind":"line","line":2,"column":2}'],
+        ['Nails @ {"kind":"line","line":5,"column":1}', 'plain @ {"kind":"line","line":5,"column":2}'],
+        ['Gluex @ {"kind":"line","line":6,"column":1}'],
       ]);
       expect(await problem(() => readFormat('text/csv', longLineCsv(2), LIMITS))).to.include('a record longer than 1048576 characters');
     });
