@@ -4,7 +4,7 @@ import { makeCsv, makeDocx, makeEmail, makeHtml, makeOdt, makePptx, makeText, ma
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { healthzDuring } from '../helpers/healthz.js';
-import { DOCX_TYPE, manyPartEmail, nestedEmail, zipBombDocx } from '../../scripts/fuzz/families/formats.js';
+import { deepHtml, DOCX_TYPE, longLineCsv, manyPartEmail, nestedEmail, zipBombDocx } from '../../scripts/fuzz/families/formats.js';
 
 const OOXML = 'application/vnd.openxmlformats-officedocument';
 const e = INVOICE_EXPECTED;
@@ -142,5 +142,21 @@ describe('input types through POST /v1/: tables, evidence and hostile files', fu
     expect(response.body.error).to.equal('contents[0].data: it inflates to more than 20 MB (a zip bomb?); the limit is MAX_INFLATE_MB');
     expect(probes).to.be.above(0);
     expect(longestStallMs, `the event loop was held ${longestStallMs.toFixed(0)} ms (CPU)`).to.be.below(100);
+  });
+
+  it('keeps /healthz answering while a 36 MB CSV line, HTML nested 100,000 deep and an e-mail of 10,000 parts are refused', async () => {
+    const files: Array<[Buffer, string, RegExp]> = [
+      [longLineCsv(36), 'text/csv', /a record longer than 1048576 characters/],
+      [deepHtml(100_000), 'text/html', /nests elements more than 1000 deep/],
+      [manyPartEmail(10_000), 'message/rfc822', /MAX_PAGES/],
+    ];
+    for (const [bytes, mimeType, error] of files) {
+      const request = post({ schema: SCHEMA, contents: [content(bytes, mimeType, 'hostile')] });
+      const { longestStallMs } = await healthzDuring(server.url, request);
+      const response = await request;
+      expect(response.status, mimeType).to.equal(400);
+      expect(response.body.error).to.match(error);
+      expect(longestStallMs, `${mimeType}: the event loop was held ${longestStallMs.toFixed(0)} ms (CPU)`).to.be.below(100);
+    }
   });
 });
