@@ -20,7 +20,9 @@ const LAYERS: Record<string, string[]> = {
   'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
   // e-invoice XML: parsing and business terms, read into the page model; ingest finds it in PDFs and hands it over
   'ingest/einvoice': ['document', 'base'],
-  ingest: ['ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  // one reader per input type without printed pages, and the registry of every type; reuses the e-invoice XML sniff
+  'ingest/formats': ['ingest/einvoice', 'document', 'base'],
+  ingest: ['ingest/formats', 'ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
   extract: ['ingest', 'ingest/ocr', 'document', 'base'],
   // what each language prints and how callers name fields, as data: imports nothing
   'meaning/languages': [],

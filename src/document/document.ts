@@ -4,6 +4,8 @@
  * pixels of the OCR raster for OCR pages), origin top-left, y growing down.
  */
 export type WordSource = 'text-layer' | 'ocr' | 'e-invoice';
+// 'text-layer' is born-digital text: a PDF's text layer, or the text of a file that has no printed page
+// (an Office document, a spreadsheet, HTML, CSV, plain text, an e-mail; ingest/formats/)
 
 /** The OCR engines that read pages; their confidences mean different things (evidence/ calibrates each apart). */
 export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
@@ -72,6 +74,45 @@ export interface Page {
   shown?: PageView;
   /** On an 'e-invoice' page: where its values come from (ingest/einvoice/). */
   eInvoice?: EInvoiceOrigin;
+  /** What part of its file the page is, when the file is more than pages: an e-mail's attachment, a sheet, a slide. */
+  part?: PagePart;
+  /**
+   * On a page laid out from a file without printed pages (ingest/formats/: Office, HTML, CSV, text, e-mail):
+   * per line (same positions as Page.lines), where its runs of words stand in the file. Its boxes are made up
+   * (a monospaced page, columns of a table kept apart); these places are what a user can follow.
+   */
+  places?: PlacedWords[][];
+}
+
+/** Where a page comes from within its file. */
+export interface PagePart {
+  /** The e-mail attachment the page belongs to, nested ones as a path: "invoice.pdf", "forwarded.eml/invoice.pdf". */
+  attachment?: string;
+  /** The page within that attachment (0-based), when the attachment has pages of its own. */
+  attachmentPage?: number;
+  /** A spreadsheet's sheet, by its name. */
+  sheet?: string;
+  /** A presentation's slide, 1-based. */
+  slide?: number;
+}
+
+/**
+ * A place in a file without pages: a spreadsheet cell ("B7", of the page's sheet), a paragraph (of a header or footer: `part`, "header1.xml"), a table
+ * cell, a line of a text or CSV file (a CSV record's first line, and its column), an XML element or JSON
+ * key, an e-mail header. Numbers are 1-based, as a user counts them.
+ */
+export type Place =
+  | { kind: 'cell'; ref: string }
+  | { kind: 'paragraph'; paragraph: number; part?: string }
+  | { kind: 'table-cell'; table: number; row: number; column: number }
+  | { kind: 'line'; line: number; column?: number }
+  | { kind: 'path'; path: string }
+  | { kind: 'header'; name: string };
+
+/** A run of a line's words, [first, end) positions in Line.words, and its place. */
+export interface PlacedWords {
+  words: [number, number];
+  place: Place;
 }
 
 /**

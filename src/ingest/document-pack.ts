@@ -6,7 +6,7 @@
  * copy is paced (`packingDocument`, `unpackingPage`: a step per line; 5,000
  * e-invoice lines took 0.08-0.15 s in one piece).
  */
-import type { Document, DocumentFile, EInvoiceOrigin, Line, Page, PageView, Word, WordSource } from '../document/document.js';
+import type { Document, DocumentFile, EInvoiceOrigin, Line, Page, PageView, PlacedWords, Word, WordSource } from '../document/document.js';
 import { runSync, type PacedWork } from '../util/paced.js';
 import { buildingOriginLines } from './einvoice/page.js';
 
@@ -20,6 +20,8 @@ export interface PackedPage {
    * clone copies object by object on the event loop (5,000 lines: 0.7 s).
    */
   eInvoice?: PackedEInvoice;
+  /** Page.places, per line as JSON: unpacked a line a step, as the words are. */
+  places?: string[];
   source: Page['source'];
   shown?: PageView;
   /** Every line's text, then every word's text, back to back; their lengths in `lengths`. */
@@ -71,7 +73,7 @@ export function* packingDocument(document: Document, { withOrigins = true }: { w
   return { files };
 }
 
-function withoutOrigins({ eInvoice, ...page }: Page): Page {
+function withoutOrigins({ eInvoice, places: _places, ...page }: Page): Page {
   return eInvoice ? { ...page, eInvoice: { ...eInvoice, invoice: { ...eInvoice.invoice, terms: {}, groups: {} }, lines: [] } } : page;
 }
 
@@ -113,7 +115,7 @@ export function packPage(page: Page): PackedPage {
   return runSync(packingPage(page));
 }
 
-function* packingPage({ lines, eInvoice, ...page }: Page): PacedWork<PackedPage> {
+function* packingPage({ lines, eInvoice, places, ...page }: Page): PacedWork<PackedPage> {
   const words = lines.reduce((count, line) => count + line.words.length, 0);
   const lengths = new Uint32Array(1 + 2 * lines.length + words);
   const boxes = new Float64Array(4 * (lines.length + words));
@@ -148,7 +150,8 @@ function* packingPage({ lines, eInvoice, ...page }: Page): PacedWork<PackedPage>
       w++;
     }
   }
-  return { ...page, ...(eInvoice ? { eInvoice: yield* packingEInvoice(eInvoice) } : {}), texts: texts.join(''), lengths, boxes, confidences, weakest, sources };
+  const packedPlaces = places?.map((line) => JSON.stringify(line));
+  return { ...page, ...(eInvoice ? { eInvoice: yield* packingEInvoice(eInvoice) } : {}), ...(packedPlaces ? { places: packedPlaces } : {}), texts: texts.join(''), lengths, boxes, confidences, weakest, sources };
 }
 
 export function unpackPage(packed: PackedPage): Page {
@@ -156,7 +159,7 @@ export function unpackPage(packed: PackedPage): Page {
 }
 
 /** unpackPage in steps: one per line. */
-export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, sources, eInvoice, ...page }: PackedPage): PacedWork<Page> {
+export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, sources, eInvoice, places: packedPlaces, ...page }: PackedPage): PacedWork<Page> {
   const lineCount = lengths[0]!;
   let at = 0;
   const text = (length: number) => texts.slice(at, (at += length));
@@ -165,8 +168,10 @@ export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, so
   const lines: Line[] = [];
   for (let i = 0; i < lineCount; i++) lines.push({ text: text(lengths[1 + 2 * i]!), bbox: takeBox(), words: [] });
   let w = 0;
+  const places: PlacedWords[][] = [];
   for (const [i, line] of lines.entries()) {
     yield;
+    if (packedPlaces) places.push(JSON.parse(packedPlaces[i] ?? '[]') as PlacedWords[]);
     for (let k = 0; k < lengths[2 + 2 * i]!; k++, w++) {
       const source = WORD_SOURCES[sources[w]!]!;
       const word: Word = { text: text(lengths[1 + 2 * lineCount + w]!), bbox: takeBox(), confidence: confidences[w]!, source };
@@ -174,5 +179,5 @@ export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, so
       line.words.push(word);
     }
   }
-  return { ...page, lines, ...(eInvoice ? { eInvoice: yield* unpackingEInvoice(eInvoice, lines.length) } : {}) };
+  return { ...page, lines, ...(eInvoice ? { eInvoice: yield* unpackingEInvoice(eInvoice, lines.length) } : {}), ...(packedPlaces ? { places } : {}) };
 }

@@ -11,6 +11,7 @@ import { parseXml, XmlProblem } from '../../src/ingest/einvoice/xml.js';
 import { ingestFiles, type IngestDeps } from '../../src/ingest/ingest.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
 import { PdfProcessor } from '../../src/ingest/pdf.js';
+import { FormatReader } from '../../src/ingest/formats-thread.js';
 import { packDocument, packPage, unpackDocument, unpackingPage } from '../../src/ingest/document-pack.js';
 import { ciiXml, fullInvoice, hybridPdf, sampleCreditNote, sampleInvoice, ublXml, type InvoiceData } from '../fixtures/einvoices.js';
 import { rawPdf, stream } from '../../scripts/fuzz/pdf-writer.js';
@@ -364,12 +365,14 @@ describe('application/xml contents (decode)', () => {
 describe('e-invoices in ingestion', function () {
   this.timeout(60_000);
   let pdf: PdfProcessor;
+  let formats: FormatReader;
   let deps: IngestDeps;
   before(() => {
     pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 4_000_000, renderDpi: 100 });
-    deps = { pdf, ocr: undefined as never, limits: { maxPagesPerRequest: 20, maxWordsPerRequest: 50_000, maxPixelsPerImage: 4_000_000, maxGifFrames: 3, maxXmlBytes: 1024 * 1024 }, ocrConcurrency: 1 };
+    formats = new FormatReader({ workers: 1 });
+    deps = { pdf, formats, ocr: undefined as never, limits: { maxPagesPerRequest: 20, maxWordsPerRequest: 50_000, maxPixelsPerImage: 4_000_000, maxGifFrames: 3, maxXmlBytes: 1024 * 1024 }, ocrConcurrency: 1 };
   });
-  after(() => pdf.close());
+  after(() => Promise.all([pdf.close(), formats.close()]));
 
   const pdfFile = (bytes: Buffer, index = 0): DecodedFile => ({ index, filename: `invoice-${index}.pdf`, mimeType: 'application/pdf', bytes });
   const xmlFile = (xml: string): DecodedFile => ({ index: 0, filename: 'invoice.xml', mimeType: 'application/xml', bytes: Buffer.from(xml) });
@@ -442,24 +445,23 @@ describe('e-invoices in ingestion', function () {
     expect(document.files[0]!.pages.map((page) => page.source)).to.deep.equal(['text-layer']);
   });
 
-  it('with options.eInvoice "ignore", reads the visible page only, and refuses an XML file (it has none)', async () => {
+  it('with options.eInvoice "ignore", reads the visible page only, and an XML file as plain XML (a line per value, its path)', async () => {
     const { document } = await ingestFiles([pdfFile(await hybridPdf(sampleInvoice(), ciiXml(sampleInvoice())))], deps, new AbortController().signal, { eInvoice: 'ignore' });
     expect(document.files[0]!.pages.map((page) => page.source)).to.deep.equal(['text-layer']);
-    try {
-      await ingestFiles([xmlFile(ublXml(sampleInvoice()))], deps, new AbortController().signal, { eInvoice: 'ignore' });
-      expect.fail('expected a 400');
-    } catch (error) {
-      expect((error as AppError).status).to.equal(400);
-      expect((error as Error).message).to.match(/options\.eInvoice "ignore"/);
-    }
+    const xml = await ingestFiles([xmlFile(ublXml(sampleInvoice()))], deps, new AbortController().signal, { eInvoice: 'ignore' });
+    const page = xml.document.files[0]!.pages[0]!;
+    expect(page.source).to.equal('text-layer');
+    const id = page.lines.findIndex((line) => line.text === 'ID: RE-2025-0042');
+    expect(page.places?.[id]).to.deep.equal([{ words: [1, 2], place: { kind: 'path', path: '/Invoice/cbc:ID' } }]);
   });
 
-  it('reads an XML file as its one page; XML that is no invoice, hostile or broken gets a 400 naming the file', async () => {
+  it('reads an XML file as its one page, XML that is no invoice as plain XML; hostile or broken XML gets a 400 naming the file', async () => {
     const { document } = await ingestFiles([xmlFile(ublXml(sampleCreditNote()))], deps, new AbortController().signal);
     expect(document.files[0]!.pages.map((page) => [page.index, page.source])).to.deep.equal([[0, 'e-invoice']]);
     expect(document.files[0]!.pages[0]!.eInvoice).to.not.have.property('attachment');
+    const order = await ingestFiles([xmlFile('<?xml version="1.0"?><Order xmlns="urn:example"><OrderID>77</OrderID></Order>')], deps, new AbortController().signal);
+    expect(order.document.files[0]!.pages[0]!.lines.map((line) => line.text)).to.deep.equal(['Order ID: 77']);
     const cases: Array<[string, RegExp]> = [
-      ['<?xml version="1.0"?><Order xmlns="urn:example"/>', /contents\[0\]\.data is XML with the root element Order \(urn:example\), not an e-invoice; docshape reads CII/],
       ['<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><x>&xxe;</x>', /contents\[0\]\.data: XML cannot be read: it declares a DTD/],
       ['<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID>', /contents\[0\]\.data: XML cannot be read: it is not well-formed XML/],
     ];
