@@ -202,8 +202,8 @@ describe('paddle OCR engine', function () {
     try {
       const job = fragile.recognize(receipt);
       // Reach into the engine only to simulate a crash of the worker thread.
-      const internals = fragile as unknown as { slots: { thread?: { terminate(): Promise<number> } }[] };
-      await internals.slots[0]?.thread?.terminate();
+      const internals = fragile as unknown as { pool: { threads: { worker: { terminate(): Promise<number> } }[] } };
+      await internals.pool.threads[0]?.worker.terminate();
       expect((await rejectionOf(job)).message).to.include('exited');
       expect(texts(await fragile.recognize(receipt))).to.include('TOTAL');
       expect(messages).to.include.members(['OCR worker thread died', 'OCR worker replaced']);

@@ -187,8 +187,8 @@ describe('TesseractPool', function () {
       const fragile = await TesseractPool.create({ ...baseConfig, workers: 1 }, logger);
       try {
         // Reach into the pool only to simulate a crash of the wasm thread.
-        const internals = fragile as unknown as { slots: { worker?: { worker?: { terminate(): Promise<number> } } }[] };
-        await internals.slots[0]?.worker?.worker?.terminate();
+        const internals = fragile as unknown as { pool: { threads: { worker: { worker?: { terminate(): Promise<number> } } }[] } };
+        await internals.pool.threads[0]?.worker.worker?.terminate();
         expect((await fragile.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
         expect(logger.messages).to.include('OCR worker thread died');
       } finally {
