@@ -1,19 +1,6 @@
 import type { ExtractionRequest } from '../pipeline.js';
 import { isFinal, type JobProgress, type JobRecord } from './job.js';
-import {
-  endedRecord,
-  JobNews,
-  recordExpired,
-  requeuedFields,
-  resultExpired,
-  RUNNING_STATUS,
-  startedFields,
-  type CreateOutcome,
-  type IdempotencyClaim,
-  type JobEnd,
-  type JobInput,
-  type JobStore,
-} from './store.js';
+import { endedRecord, JobNews, recordExpired, requeuedFields, resultExpired, RUNNING_STATUS, startedFields, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 interface Entry {
   record: JobRecord;

@@ -1,20 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ExtractionRequest } from '../pipeline.js';
 import { FINAL_STATUSES, QUEUED_PROGRESS, type JobProgress, type JobRecord, type JobStatus } from './job.js';
-import {
-  endedFields,
-  endedRecord,
-  JobNews,
-  recordTtlMs,
-  requeuedFields,
-  RUNNING_STATUS,
-  startedFields,
-  type CreateOutcome,
-  type IdempotencyClaim,
-  type JobEnd,
-  type JobInput,
-  type JobStore,
-} from './store.js';
+import { endedFields, endedRecord, JobNews, recordTtlMs, requeuedFields, RUNNING_STATUS, startedFields, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 /**
  * Jobs in Redis, shared by every replica and worker. A record is a small

@@ -9,7 +9,7 @@ import { MemoryJobStore } from '../../src/jobs/memory-store.js';
 import { RedisJobStore } from '../../src/jobs/redis-store.js';
 import { TOMBSTONE_MS, type JobStore } from '../../src/jobs/store.js';
 import type { ExtractionRequest } from '../../src/pipeline.js';
-import { NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { redisForSuite } from '../helpers/redis-server.js';
 
 const REQUEST = { schema: { type: 'object' }, contents: [] } as unknown as ExtractionRequest;
 const INPUT = { raw: Buffer.from(JSON.stringify(REQUEST)), request: REQUEST };
@@ -61,25 +61,16 @@ async function lifeOf(store: JobStore): Promise<unknown[]> {
 
 describe('job stores: memory and Redis decide alike', function () {
   this.timeout(60_000);
-  let redis: RedisServer | undefined;
+  const redis = redisForSuite();
   const clients: Redis[] = [];
 
-  before(async function () {
-    if (!redisInstalled()) {
-      console.log(`      ${NO_REDIS}`);
-      this.skip();
-    }
-    redis = await startRedis();
-  });
-
-  after(async () => {
+  after(() => {
     for (const client of clients) client.disconnect();
-    await redis?.close();
   });
 
   function redisStore(): RedisJobStore {
-    const client = new Redis(redis!.url);
-    const subscriber = new Redis(redis!.url);
+    const client = new Redis(redis().url);
+    const subscriber = new Redis(redis().url);
     clients.push(client, subscriber);
     return new RedisJobStore({ client, subscriber, prefix: `stores-${clients.length}` });
   }
@@ -122,7 +113,7 @@ describe('job stores: memory and Redis decide alike', function () {
     await inRedis.create({ ...record, createdAt: Date.now() }, INPUT);
     await inRedis.start(record.id, 'worker');
     await inRedis.finish(record.id, { status: 'succeeded', result: '{}' }, HOUR);
-    const ttl = (part: string) => Number(redis!.cli('PTTL', `stores-${clients.length}:job:${record.id}${part}`));
+    const ttl = (part: string) => Number(redis().cli('PTTL', `stores-${clients.length}:job:${record.id}${part}`));
     expect(ttl(':result')).to.be.within(HOUR - 60_000, HOUR);
     expect(ttl('')).to.be.within(HOUR + TOMBSTONE_MS - 60_000, HOUR + TOMBSTONE_MS);
     await inRedis.close();

@@ -2,21 +2,13 @@ import { expect } from 'chai';
 import { ThreadPool, type PoolThread, type ThreadPoolOptions } from '../../src/threads/pool.js';
 import { TaskFailed, taskThreads, ThreadStartError } from '../../src/threads/task-thread.js';
 import type { ProbeReply, ProbeTask, ProbeThreadData } from '../helpers/pool-probe-thread.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const PROBE = new URL('../helpers/pool-probe-thread.js', import.meta.url);
 
 function probePool(options: Partial<ThreadPoolOptions<ProbeTask, ProbeReply>> & { data?: ProbeThreadData } = {}): ThreadPool<ProbeTask, ProbeReply> {
   const { data, ...rest } = options;
   return new ThreadPool<ProbeTask, ProbeReply>({ label: 'probe', start: taskThreads(PROBE, { data }), minThreads: 1, maxThreads: 1, runningAbort: 'stop', ...rest });
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -143,39 +135,29 @@ describe('ThreadPool', function () {
       }
     });
 
-    it("'stop': an aborted task ends its thread at once, with the signal's reason, and the next task gets a fresh one", async () => {
-      const pool = probePool({ runningAbort: 'stop' });
-      try {
-        const before = await pool.run({ kind: 'echo', value: 'a' });
-        const controller = new AbortController();
-        // busy far longer than the test may take, and never looking up
-        const running = pool.run({ kind: 'spin', ms: 600_000, checkpoints: false }, controller.signal);
-        const reason = new Error('client gone');
-        controller.abort(reason);
-        expect(await rejectionOf(running)).to.equal(reason);
-        const after = await pool.run({ kind: 'echo', value: 'b' });
-        expect(after.threadId).to.not.equal(before.threadId);
-      } finally {
-        await pool.close();
-      }
-    });
-
-    it("'wait': an aborted task is given up at once and its thread, stopping at its next checkpoint, takes the next task", async () => {
-      const pool = probePool({ runningAbort: 'wait' });
-      try {
-        const before = await pool.run({ kind: 'echo', value: 'a' });
-        const controller = new AbortController();
-        const running = pool.run({ kind: 'spin', ms: 600_000, checkpoints: true }, controller.signal);
-        const reason = new Error('client gone');
-        controller.abort(reason);
-        expect(await rejectionOf(running)).to.equal(reason);
-        const after = await pool.run({ kind: 'echo', value: 'b' });
-        expect(after.threadId).to.equal(before.threadId);
-        expect(pool.status()).to.include({ workers: 1, busy: 0, queued: 0 });
-      } finally {
-        await pool.close();
-      }
-    });
+    const aborts = [
+      ['stop', "ends its thread at once, and the next task gets a fresh one", false],
+      ['wait', "is given up at once, and its thread, stopping at its next checkpoint, takes the next task", true],
+    ] as const;
+    for (const [runningAbort, what, sameThread] of aborts) {
+      it(`'${runningAbort}': an aborted task ${what}`, async () => {
+        const pool = probePool({ runningAbort });
+        try {
+          const before = await pool.run({ kind: 'echo', value: 'a' });
+          const controller = new AbortController();
+          // busy far longer than the test may take; it looks up only where the pool waits for it to
+          const running = pool.run({ kind: 'spin', ms: 600_000, checkpoints: runningAbort === 'wait' }, controller.signal);
+          const reason = new Error('client gone');
+          controller.abort(reason);
+          expect(await rejectionOf(running)).to.equal(reason);
+          const after = await pool.run({ kind: 'echo', value: 'b' });
+          expect(after.threadId === before.threadId).to.equal(sameThread);
+          expect(pool.status()).to.include({ workers: 1, busy: 0, queued: 0 });
+        } finally {
+          await pool.close();
+        }
+      });
+    }
 
     it('drops a waiting task whose signal aborts, and refuses one whose signal already has', async () => {
       const pool = probePool({ runningAbort: 'wait' });

@@ -8,6 +8,7 @@ import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/
 import { collectGarbage } from '../../../src/util/collect-garbage.js';
 import { cpuMsOf, mainThreadCpuMs, processCpuMs } from '../../helpers/cpu-time.js';
 import { longestStall } from '../../helpers/healthz.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
 
@@ -30,15 +31,6 @@ function recordingLogger(): { messages: string[]; info(obj: object, msg?: string
 function longRaster(): GreyRaster {
   const lines = Array.from({ length: 24 }, (_, i) => `Line ${i + 1}: the quick brown fox jumps over ${i * 7} lazy dogs`);
   return makeTextRaster(lines, 1400);
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('TesseractPool', function () {
