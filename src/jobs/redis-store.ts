@@ -14,6 +14,10 @@ import { endedFields, endedRecord, JobNews, recordTtlMs, requeuedFields, RUNNING
 
 /** Lua: true when the status is one a job ends in (FINAL_STATUSES). */
 const FINAL = `local function final(s) return ${FINAL_STATUSES.map((status) => `s == '${status}'`).join(' or ')} end`;
+/** Lua: answers nil unless the record (KEYS[1]) exists and its job has not ended, so that a job ends once. */
+const ONLY_WHILE_OPEN = `${FINAL}
+      local status = redis.call('HGET', KEYS[1], 'status')
+      if not status or final(status) then return nil end`;
 
 const SCRIPTS = {
   // KEYS: record, input, pending, idempotency ('' when none); ARGV: id, createdAt, body hash, input, then field/value pairs
@@ -39,9 +43,7 @@ const SCRIPTS = {
   // KEYS: record; ARGV: changed channel, id, then field/value pairs
   jobStart: {
     numberOfKeys: 1,
-    lua: `${FINAL}
-      local status = redis.call('HGET', KEYS[1], 'status')
-      if not status or final(status) then return nil end
+    lua: `${ONLY_WHILE_OPEN}
       redis.call('HSET', KEYS[1], unpack(ARGV, 3))
       redis.call('HINCRBY', KEYS[1], 'attempts', 1)
       redis.call('PUBLISH', ARGV[1], ARGV[2])
@@ -59,9 +61,7 @@ const SCRIPTS = {
   // KEYS: record, input, result, pending; ARGV: id, result ('' for none), result ttl ms, record ttl ms, changed channel, then field/value pairs
   jobFinish: {
     numberOfKeys: 4,
-    lua: `${FINAL}
-      local status = redis.call('HGET', KEYS[1], 'status')
-      if not status or final(status) then return nil end
+    lua: `${ONLY_WHILE_OPEN}
       redis.call('HSET', KEYS[1], unpack(ARGV, 6))
       if ARGV[2] ~= '' then redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3]) end
       redis.call('DEL', KEYS[2])
