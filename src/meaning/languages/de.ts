@@ -70,6 +70,7 @@ export const GERMAN: LanguageTable = {
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
   compoundLinks: ['s', 'es', 'n', 'en', 'e'],
   glossary: {
+    unterschrieben: 'signed', unterzeichnet: 'signed', unterzeichner: 'signatories',
     // documents and their numbers
     rechnung: 'invoice', faktura: 'invoice', gutschrift: 'credit note', beleg: 'receipt', quittung: 'receipt', kassenbon: 'receipt', kassenzettel: 'receipt',
     bon: 'receipt', dokument: 'document', nummer: 'number', nr: 'number', no: 'number', kennung: 'identifier', kennzeichen: 'identifier', id: 'id', ident: 'identifier',

@@ -68,6 +68,7 @@ export const SPANISH: LanguageTable = {
   streetWords: ['calle', 'avenida', 'avda', 'plaza', 'paseo', 'carrer', 'camino', 'carretera', 'ronda'],
   salutations: ['Sr.', 'Sra.', 'Srta.', 'Sres.', 'D.', 'Dña.', 'Don', 'Doña', 'Señor', 'Señora'],
   glossary: {
+    firmado: 'signed', firmada: 'signed', firmó: 'signed', firmaron: 'signed', firmantes: 'signatories',
     // documents and their numbers
     factura: 'invoice', facturas: 'invoice', abono: 'credit note', rectificativa: 'corrected', recibo: 'receipt', ticket: 'receipt', tique: 'receipt',
     comprobante: 'receipt', justificante: 'receipt', documento: 'document', número: 'number', numero: 'number', núm: 'number', nro: 'number', no: 'number',

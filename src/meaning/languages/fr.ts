@@ -67,6 +67,7 @@ export const FRENCH: LanguageTable = {
   streetWords: ['rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allée', 'impasse', 'place', 'route', 'quai', 'cours'],
   salutations: ['Monsieur', 'Madame', 'Mademoiselle', 'M.', 'Mme', 'Mlle', 'Messieurs', 'Société', 'Sté'],
   glossary: {
+    signé: 'signed', signée: 'signed', signés: 'signed', signataires: 'signatories',
     // documents and their numbers ("nombre" is left to Spanish, where a field so named is a name)
     facture: 'invoice', factures: 'invoice', avoir: 'credit note', avoirs: 'credit note', reçu: 'receipt', ticket: 'receipt', caisse: 'receipt', quittance: 'receipt',
     justificatif: 'receipt', document: 'document', pièce: 'document', numéro: 'number', numéros: 'number', num: 'number', no: 'number', n: 'number', nr: 'number',

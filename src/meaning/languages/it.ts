@@ -68,6 +68,7 @@ export const ITALIAN: LanguageTable = {
   streetWords: ['via', 'viale', 'piazza', 'corso', 'largo', 'vicolo', 'piazzale', 'strada'],
   salutations: ['Spett.le', 'Spettabile', 'Sig.', 'Sig.ra', 'Sigg.', 'Gent.mo', 'Gent.ma', 'Egr.', 'Egregio', 'Gentile'],
   glossary: {
+    firmato: 'signed', firmata: 'signed', firmatari: 'signatories',
     // documents and their numbers ("data" is a date)
     fattura: 'invoice', fatture: 'invoice', nota: 'note', credito: 'credit', ricevuta: 'receipt', scontrino: 'receipt', documento: 'document', numero: 'number',
     num: 'number', nr: 'number', n: 'number', no: 'number', identificativo: 'identifier', identificatore: 'identifier', id: 'id', riferimento: 'reference',

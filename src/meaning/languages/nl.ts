@@ -64,6 +64,7 @@ export const DUTCH: LanguageTable = {
   salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
   compoundLinks: ['s', 'en', 'e'],
   glossary: {
+    ondertekend: 'signed', ondertekenaars: 'signatories',
     // documents and their numbers
     factuur: 'invoice', facturen: 'invoice', creditnota: 'credit note', creditfactuur: 'credit note', bon: 'receipt', kassabon: 'receipt', kassa: 'receipt',
     bonnetje: 'receipt', kwitantie: 'receipt', ontvangstbewijs: 'receipt', document: 'document', nummer: 'number', nr: 'number', no: 'number', id: 'id',

@@ -62,6 +62,7 @@ export const POLISH: LanguageTable = {
   streetWords: ['ul', 'ulica', 'aleja', 'aleje', 'plac', 'osiedle'],
   salutations: ['Pan', 'Pani', 'Szanowny Pan', 'Szanowna Pani', 'P.'],
   glossary: {
+    podpisał: 'signed', podpisal: 'signed', podpisali: 'signed', podpisana: 'signed', sygnatariusze: 'signatories',
     // documents and their numbers (nouns in the cases fields are named with: "numer faktury", "nazwa nabywcy"; "rachunek" is a bank account)
     faktura: 'invoice', faktury: 'invoice', fakturze: 'invoice', fv: 'invoice', paragon: 'receipt', paragonu: 'receipt', korekta: 'corrected',
     korygująca: 'corrected', korygowanej: 'corrected', nota: 'note', dokument: 'document', dokumentu: 'document', numer: 'number', numeru: 'number', nr: 'number',

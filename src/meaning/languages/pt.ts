@@ -62,6 +62,7 @@ export const PORTUGUESE: LanguageTable = {
   streetWords: ['rua', 'avenida', 'travessa', 'largo', 'praça', 'estrada', 'alameda', 'rodovia'],
   salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
   glossary: {
+    assinado: 'signed', assinada: 'signed', assinou: 'signed', signatários: 'signatories',
     // documents and their numbers ("data" is a date)
     fatura: 'invoice', faturas: 'invoice', factura: 'invoice', recibo: 'receipt', talão: 'receipt', cupom: 'receipt', nota: 'note', crédito: 'credit',
     documento: 'document', número: 'number', numero: 'number', núm: 'number', nro: 'number', no: 'number', n: 'number', nº: 'number', identificador: 'identifier',
