@@ -1,0 +1,127 @@
+/**
+ * The sums a table of items must satisfy, as evidence: quantity times unit
+ * price is the line's amount, and the line amounts add up to a total the
+ * document prints below them. They choose between readings the page allows
+ * (which of the figures printed in a price column is the net price, whether
+ * trailing rows without quantity or price are lines or the document's own
+ * allowances and charges) and set how sure each cell is; a printed value is
+ * never changed to make a sum work.
+ */
+import type { RuleLine } from '../core/lines.js';
+import { findNumbers } from '../core/parsers.js';
+import type { ItemField } from './fields.js';
+import type { CellValue, ReadRow } from './rows.js';
+
+export type Fit = 'agrees' | 'differs' | 'unchecked';
+
+/** What the sums say of each row and of the table. */
+export interface Checked {
+  rows: ReadRow[];
+  fits: Fit[];
+  /** The line amounts add up to a total printed below the table. */
+  sumConfirmed: boolean;
+}
+
+/** Rounding of a product to cents, and of prices printed with four decimals. */
+function near(a: number, b: number): boolean {
+  return Math.abs(Math.abs(a) - Math.abs(b)) <= Math.max(0.011, 0.0005 * Math.abs(b));
+}
+
+interface Roles {
+  quantity: ItemField | undefined;
+  price: ItemField | undefined;
+  amount: ItemField | undefined;
+}
+
+export function rolesOf(fields: readonly ItemField[]): Roles {
+  return {
+    quantity: fields.find((field) => field.facet === 'quantity'),
+    price: fields.find((field) => field.facet === 'unit-price'),
+    amount: fields.find((field) => field.facet === 'line-net' || field.facet === 'line-gross'),
+  };
+}
+
+/** Whether quantity times price is the amount; among the figures of the price column, the one that makes it so. */
+function fitRow(read: ReadRow, roles: Roles): Fit {
+  const { quantity, price, amount } = roles;
+  if (!quantity || !price || !amount) return 'unchecked';
+  const q = read.values.get(quantity);
+  const p = read.values.get(price);
+  const n = read.values.get(amount);
+  if (q?.number === undefined || p?.number === undefined || n?.number === undefined) return 'unchecked';
+  if (near(q.number * p.number, n.number)) return 'agrees';
+  const better = p.alternatives.find((alternative) => near(q.number! * alternative.number, n.number!));
+  if (!better) return 'differs';
+  read.values.set(price, swapped(p, better));
+  return 'agrees';
+}
+
+function swapped(cell: CellValue, chosen: CellValue['alternatives'][number]): CellValue {
+  const others = [{ value: cell.value, number: cell.number!, words: cell.words }, ...cell.alternatives.filter((alternative) => alternative !== chosen)];
+  return { value: chosen.value, number: chosen.number, words: chosen.words, score: cell.score, alternatives: others };
+}
+
+/** How many lines below a table its totals may be printed. */
+const TOTALS_REACH = 80;
+
+/** The figures printed from `from` on (the totals under a table), as cents. */
+function printedBelow(lines: readonly RuleLine[], from: number): Set<number> {
+  const cents = new Set<number>();
+  for (let at = from; at < lines.length && at < from + TOTALS_REACH; at++) {
+    for (const found of findNumbers(lines[at]!.text)) if (typeof found.value === 'number') cents.add(Math.round(Math.abs(found.value) * 100));
+  }
+  return cents;
+}
+
+function sumOf(rows: readonly ReadRow[], amount: ItemField): number | undefined {
+  let sum = 0;
+  let count = 0;
+  for (const read of rows) {
+    const value = read.values.get(amount)?.number;
+    if (value === undefined) continue;
+    sum += value;
+    count++;
+  }
+  return count > 0 ? sum : undefined;
+}
+
+/** A row that prints neither quantity nor price where the table's other rows print both. */
+function isPartial(read: ReadRow, roles: Roles): boolean {
+  return [roles.quantity, roles.price].every((field) => !field || read.values.get(field)?.number === undefined);
+}
+
+/**
+ * Rows checked: each row's product, then the table's sum. When the sum of
+ * all rows is printed nowhere below but the sum without the trailing rows
+ * that print no quantity and no price is, those rows are the document's
+ * allowances and charges printed under the lines, not lines.
+ */
+export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], lines: readonly RuleLine[], end: number): Checked {
+  const roles = rolesOf(fields);
+  let kept = [...rows];
+  const fits = kept.map((read) => fitRow(read, roles));
+  if (!roles.amount || kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
+  const printed = printedBelow(lines, end);
+  const isPrinted = (sum: number | undefined): boolean => sum !== undefined && printed.has(Math.round(Math.abs(sum) * 100));
+  let sumConfirmed = isPrinted(sumOf(kept, roles.amount));
+  if (!sumConfirmed && (roles.quantity || roles.price)) {
+    let full = kept.length;
+    while (full > 0 && isPartial(kept[full - 1]!, roles)) full--;
+    const fullRows = kept.slice(0, full);
+    if (full > 0 && full < kept.length && fullRows.filter((read) => !isPartial(read, roles)).length >= 1 && isPrinted(sumOf(fullRows, roles.amount))) {
+      kept = fullRows;
+      fits.length = full;
+      sumConfirmed = true;
+    }
+  }
+  return { rows: kept, fits, sumConfirmed };
+}
+
+/** How sure a cell is: its heading's strength, the row's product, the table's sum. */
+export function cellScore(cell: CellValue, fit: Fit, sumConfirmed: boolean, field: ItemField): number {
+  const rowFactor = fit === 'agrees' ? 1 : fit === 'differs' ? 0.75 : 0.9;
+  const sumFactor = sumConfirmed ? 1 : 0.95;
+  const figure = field.facet === 'quantity' || field.facet === 'unit-price' || field.facet === 'line-net' || field.facet === 'line-gross';
+  const score = cell.score * (figure ? rowFactor * sumFactor : 1);
+  return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
+}

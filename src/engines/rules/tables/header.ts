@@ -1,0 +1,323 @@
+/**
+ * The heading of a table: one line, or a block of two to six lines printed
+ * as one ("Prix" over "unitaire", "Positions- / betrag / ohne USt."), read
+ * into columns. Each printed label means a facet through the meaning layer
+ * (a heading cell's words read as a property name: "Menge", "PU HT",
+ * "Nettobetrag"), and an item property takes the column whose label has its
+ * facet, or (a property no facet names) whose label its own label words
+ * match. A cell the layout printed as one ("Pos Art-Nr-Lief. Beschreibung",
+ * "MwSt-% Nettowert") is split into the labels it is made of.
+ */
+import { meaningOf } from '../../../meaning/meaning.js';
+import { tokenize, type Token } from '../../../meaning/words.js';
+import type { WordRef } from '../../../document/document.js';
+import { matchPhrase } from '../core/fuzzy.js';
+import type { RuleLine, RuleWord } from '../core/lines.js';
+import { AMOUNT_FACETS, isNumeric, type ItemField } from './fields.js';
+import { isHeadingWord } from './vocabulary.js';
+import { maxOf, minOf } from '../../../util/extremes.js';
+
+export interface HeaderLabel {
+  text: string;
+  tokens: Token[];
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  words: WordRef[];
+  facet: string | undefined;
+  certainty: number;
+}
+
+export interface Column {
+  x0: number;
+  x1: number;
+  /** Its labels, top to bottom. */
+  labels: HeaderLabel[];
+  /** The labels read together ("Prix unitaire"). */
+  reading: PhraseReading;
+}
+
+/** An item property read from a column: the whole column, or (a column of stacked labels) its `stack`-th line in each row. */
+export interface Binding {
+  field: ItemField;
+  column: number;
+  /** -1: the column as one; k: the k-th of its stacked labels, whose value is the k-th line a row prints in it. */
+  stack: number;
+  /** How well the heading names the property, 0..1. */
+  score: number;
+  /** Named by its own heading, not taken as the only column left of its kind. */
+  direct: boolean;
+}
+
+export interface TableHeader {
+  /** Positions of the block's first and last line. */
+  first: number;
+  last: number;
+  page: number;
+  /** Bottom of the heading. */
+  y1: number;
+  lineHeight: number;
+  columns: Column[];
+  bindings: Binding[];
+  /** Properties named by their own heading. */
+  matched: number;
+}
+
+export interface PhraseReading {
+  facet: string | undefined;
+  certainty: number;
+}
+
+/** A heading label names a property when it scores this well (a label's words, or its facet). */
+export const MIN_BINDING = 0.75;
+/** The meaning layer's reading of a label counts from this certainty (a name read through the glossary, or better). */
+const SURE_READING = 0.75;
+/** A heading has few words; a line of more is text. */
+const MAX_HEADING_WORDS = 24;
+/** A label is at most this many words ("Prix unitaire HT (EUR)"). */
+const MAX_LABEL_WORDS = 4;
+/** A cell of more words is not split into labels (the split is tried over every run of words). */
+const MAX_SPLIT_WORDS = 12;
+/** What splitting a printed cell in two costs: a label with a modifier ("Prix HT", "Summe netto") stays one. */
+const SPLIT_COST = 0.12;
+/** A column nobody asked for still counts for the split (it keeps its values from its neighbours), at this share of its certainty. */
+const UNASKED_SHARE = 0.5;
+/** Lines of a heading block above and below its main line. */
+const MAX_ABOVE = 3;
+const MAX_BELOW = 4;
+/** Lines of one heading block lie closer than this share of a line's height. */
+const BLOCK_GAP = 0.5;
+
+const NO_READING: PhraseReading = { facet: undefined, certainty: 0 };
+const READING_CACHE_LIMIT = 5000;
+const readings = new Map<string, PhraseReading>();
+
+/**
+ * What a heading's words mean as an item property ("prix unitaire" ->
+ * unit-price), when one of them is a heading word at all; cached, the same
+ * headings come with every invoice of a supplier.
+ */
+export function readPhrase(norms: readonly string[]): PhraseReading {
+  if (!norms.some(isHeadingWord)) return NO_READING;
+  const key = norms.join(' ');
+  const known = readings.get(key);
+  if (known) return known;
+  const meaning = meaningOf({ name: key, description: '', types: [], path: [], inItems: true });
+  const reading = meaning.facet && meaning.certainty >= SURE_READING ? { facet: meaning.facet.id, certainty: meaning.certainty } : NO_READING;
+  if (readings.size >= READING_CACHE_LIMIT) readings.clear();
+  readings.set(key, reading);
+  return reading;
+}
+
+/** How well a label names a property: its facet, else the property's own label words (any language's). */
+export function bindingScore(field: ItemField, tokens: readonly Token[], reading: PhraseReading): number {
+  let best = field.facet !== undefined && reading.facet === field.facet ? Math.min(1, reading.certainty + 0.08) : 0;
+  if (tokens.length === 0 || tokens.length > 2 * MAX_LABEL_WORDS) return best;
+  // a label the meaning layer reads surely as something else is not this property because a word of it matches
+  const otherFacet = field.facet !== undefined && reading.facet !== undefined && reading.facet !== field.facet && reading.certainty >= 0.9;
+  for (const label of field.hints.labels) {
+    const match = matchPhrase(tokens, label.words);
+    if (!match || match.score < 0.8) continue;
+    // a heading cell is the label itself, not a sentence containing it
+    const coverage = (match.last - match.first) / tokens.length;
+    if (coverage < 0.5) continue;
+    const score = match.score * label.weight * (0.8 + 0.2 * coverage) * (otherFacet ? 0.6 : 1);
+    best = Math.max(best, score);
+  }
+  return Math.min(1, best);
+}
+
+/** A line that may be (part of) a heading: a few words, no figures. */
+export function mayBeHeading(line: RuleLine): boolean {
+  return line.words.length <= MAX_HEADING_WORDS && !/\d/.test(line.text);
+}
+
+/** Whether a line holds two heading words: only those are read closely as headings. */
+export function namesColumns(line: RuleLine): boolean {
+  let count = 0;
+  for (const token of line.tokens) if (isHeadingWord(token.norm) && ++count >= 2) return true;
+  return false;
+}
+
+/** The labels of a heading line, left to right: each gap-separated cell, split where it holds several labels. */
+export function headingLabels(line: RuleLine, fields: readonly ItemField[]): HeaderLabel[] {
+  const labels: HeaderLabel[] = [];
+  for (const cell of line.cells) {
+    const words = line.words.filter((word) => word.start >= cell.start && word.end <= cell.end);
+    for (const part of splitCell(words, fields)) labels.push(part);
+  }
+  return labels;
+}
+
+function labelOf(words: readonly RuleWord[]): HeaderLabel {
+  const text = words.map((word) => word.text).join(' ');
+  const tokens = tokenize(text);
+  return {
+    text,
+    tokens,
+    x0: minOf(words, (w) => w.x0),
+    x1: maxOf(words, (w) => w.x1),
+    y0: minOf(words, (w) => w.y0),
+    y1: maxOf(words, (w) => w.y1),
+    words: words.map((word) => word.ref),
+    ...readPhrase(tokens.map((token) => token.norm)),
+  };
+}
+
+/** How much a label is worth as a column: the best property it names, or (for a column none asks for) its facet at a share. */
+function labelValue(label: HeaderLabel, fields: readonly ItemField[]): number {
+  let value = label.facet ? UNASKED_SHARE * label.certainty : 0;
+  for (const field of fields) value = Math.max(value, bindingScore(field, label.tokens, label));
+  return value;
+}
+
+/**
+ * The labels of one printed cell: the cell itself when it reads surely as
+ * one label; else the split into runs of words that names most (each run
+ * at most MAX_LABEL_WORDS, a split costing SPLIT_COST).
+ */
+function splitCell(words: readonly RuleWord[], fields: readonly ItemField[]): HeaderLabel[] {
+  const whole = labelOf(words);
+  if (words.length === 1 || words.length > MAX_SPLIT_WORDS || labelValue(whole, fields) >= 0.9) return [whole];
+  const best: Array<{ value: number; labels: HeaderLabel[] }> = [{ value: 0, labels: [] }];
+  for (let end = 1; end <= words.length; end++) {
+    let choice: { value: number; labels: HeaderLabel[] } | undefined;
+    for (let start = Math.max(0, end - MAX_LABEL_WORDS); start < end; start++) {
+      const label = start === 0 && end === words.length ? whole : labelOf(words.slice(start, end));
+      const before = best[start]!;
+      const value = before.value + labelValue(label, fields) - (before.labels.length > 0 ? SPLIT_COST : 0);
+      if (!choice || value > choice.value) choice = { value, labels: [...before.labels, label] };
+    }
+    best.push(choice!);
+  }
+  const split = best[words.length]!;
+  return split.value > labelValue(whole, fields) ? split.labels : [whole];
+}
+
+/** The words of a label block read as one: "Positions-" + "betrag" is "Positionsbetrag". */
+function joinLabels(labels: readonly HeaderLabel[]): string {
+  let text = '';
+  for (const label of labels) text = text === '' ? label.text : /\p{L}-$/u.test(text) ? `${text.slice(0, -1)}${label.text}` : `${text} ${label.text}`;
+  return text;
+}
+
+function columnOf(labels: HeaderLabel[]): Column {
+  const joined = labels.length === 1 ? labels[0]! : readPhrase(tokenize(joinLabels(labels)).map((token) => token.norm));
+  // a block the meaning layer cannot read as one ("NOM & DESIGNATION, Période / Objet, Classification") reads as its surest label
+  const surest = labels.reduce((a, b) => (b.certainty > a.certainty ? b : a));
+  const reading = joined.facet !== undefined ? joined : surest;
+  return { x0: minOf(labels, (l) => l.x0), x1: maxOf(labels, (l) => l.x1), labels, reading: { facet: reading.facet, certainty: reading.certainty } };
+}
+
+function overlap(a: { x0: number; x1: number }, b: { x0: number; x1: number }): number {
+  return Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0));
+}
+
+/** The typical height of a line's words (a word in the margin printed on its side is far taller). */
+export function lineHeight(line: RuleLine): number {
+  const heights = line.words.map((word) => word.y1 - word.y0).sort((a, b) => a - b);
+  return Math.max(heights[heights.length >> 1] ?? line.y1 - line.y0, 0.01);
+}
+
+/** Vertical extent of a line's words of typical height. */
+export function lineBand(line: RuleLine): { y0: number; y1: number } {
+  const height = lineHeight(line);
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const word of line.words) {
+    if (word.y1 - word.y0 > 2 * height) continue;
+    y0 = Math.min(y0, word.y0);
+    y1 = Math.max(y1, word.y1);
+  }
+  return y0 <= y1 ? { y0, y1 } : { y0: line.y0, y1: line.y1 };
+}
+
+/**
+ * The heading around a line that names columns: the lines printed with it
+ * as one block (close above and below, without figures) stacked into its
+ * columns, or beside them as columns of their own.
+ */
+export function headerAt(lines: readonly RuleLine[], position: number, fields: readonly ItemField[]): TableHeader | undefined {
+  const main = lines[position]!;
+  const height = lineHeight(main);
+  // `upper` printed right above `lower`, the one of them joining the block without figures
+  const near = (upper: RuleLine, lower: RuleLine, joining: RuleLine): boolean =>
+    upper.page === lower.page && mayBeHeading(joining) && lineBand(lower).y0 - lineBand(upper).y1 <= BLOCK_GAP * height && lineBand(upper).y0 < lineBand(lower).y0;
+  let first = position;
+  while (first > 0 && position - first < MAX_ABOVE && near(lines[first - 1]!, lines[first]!, lines[first - 1]!)) first--;
+  let last = position;
+  while (last + 1 < lines.length && last - position < MAX_BELOW && near(lines[last]!, lines[last + 1]!, lines[last + 1]!)) last++;
+  const columns: Column[] = [];
+  const stacks: HeaderLabel[][] = headingLabels(main, fields).map((label) => [label]);
+  for (let at = first; at <= last; at++) {
+    if (at === position) continue;
+    for (const label of headingLabels(lines[at]!, fields)) {
+      let best = -1;
+      let bestOverlap = 0;
+      stacks.forEach((stack, index) => {
+        const extent = { x0: minOf(stack, (l) => l.x0), x1: maxOf(stack, (l) => l.x1) };
+        const shared = overlap(extent, label);
+        if (shared > bestOverlap && shared >= 0.3 * Math.min(extent.x1 - extent.x0, label.x1 - label.x0)) {
+          best = index;
+          bestOverlap = shared;
+        }
+      });
+      if (best >= 0) stacks[best]!.push(label);
+      else stacks.push([label]);
+    }
+  }
+  for (const stack of stacks) columns.push(columnOf(stack.sort((a, b) => a.y0 - b.y0)));
+  columns.sort((a, b) => a.x0 + a.x1 - (b.x0 + b.x1));
+  const bindings = bindFields(columns, fields);
+  const matched = bindings.filter((binding) => binding.direct).length;
+  if (matched === 0) return undefined;
+  const y1 = maxOf(lines.slice(first, last + 1), (line) => lineBand(line).y1);
+  return { first, last, page: main.page, y1, lineHeight: height, columns, bindings, matched };
+}
+
+/**
+ * Each property to the column (or stacked label) that names it best, each
+ * column once; then an amount the heading does not name to the only column
+ * of money left (a "Prix HT" beside "Prix unitaire" is the line's amount),
+ * which the sums check afterwards (arithmetic.ts).
+ */
+function bindFields(columns: readonly Column[], fields: readonly ItemField[]): Binding[] {
+  const pairs: Binding[] = [];
+  columns.forEach((column, index) => {
+    const text = joinLabels(column.labels);
+    const tokens = tokenize(text);
+    for (const field of fields) {
+      const whole = bindingScore(field, tokens, column.reading);
+      if (whole >= MIN_BINDING) pairs.push({ field, column: index, stack: -1, score: whole, direct: true });
+      if (column.labels.length < 2) continue;
+      column.labels.forEach((label, stack) => {
+        const own = bindingScore(field, label.tokens, label);
+        // a stacked label binds on its own only where the column as a whole does not say as much
+        if (own >= MIN_BINDING && own > whole + 0.05) pairs.push({ field, column: index, stack, score: own, direct: true });
+      });
+    }
+  });
+  pairs.sort((a, b) => b.score - a.score || a.column - b.column);
+  const bound: Binding[] = [];
+  const wholeTaken = new Set<number>();
+  const stackTaken = new Set<string>();
+  for (const pair of pairs) {
+    if (bound.some((b) => b.field === pair.field)) continue;
+    if (wholeTaken.has(pair.column)) continue;
+    if (pair.stack === -1 ? [...stackTaken].some((key) => key.startsWith(`${pair.column}/`)) : stackTaken.has(`${pair.column}/${pair.stack}`)) continue;
+    if (pair.stack === -1) wholeTaken.add(pair.column);
+    else stackTaken.add(`${pair.column}/${pair.stack}`);
+    bound.push(pair);
+  }
+  const free = (index: number): boolean => !bound.some((b) => b.column === index);
+  for (const field of fields) {
+    if (bound.some((b) => b.field === field) || !isNumeric(field) || field.facet === undefined || !AMOUNT_FACETS.has(field.facet)) continue;
+    const money = columns.map((column, index) => ({ column, index })).filter(({ column, index }) => free(index) && column.reading.facet !== undefined && AMOUNT_FACETS.has(column.reading.facet));
+    if (money.length === 0) continue;
+    // the line's amount is printed last, a price before it
+    const pick = field.facet === 'line-net' || field.facet === 'line-gross' ? money[money.length - 1]! : money[0]!;
+    bound.push({ field, column: pick.index, stack: -1, score: 0.6, direct: false });
+  }
+  return bound;
+}

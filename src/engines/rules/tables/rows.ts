@@ -1,0 +1,167 @@
+/**
+ * A row's values, one per item property: the cell of its column on the
+ * anchor line, else on the row's nearest line that has one; a name with the
+ * lines it wraps onto (printed close below, not an attribute such as
+ * "Verpackung: Karton", an article number or a note after a gap); the k-th
+ * line of a column whose heading stacks k labels ("Art-Nr-Lieferant" over
+ * "Artikelbezeichnung"). A figure labelled inside its cell as another
+ * reading ("(Brut: 65,00)", "Rabatt: -0,03") is not a net price or amount.
+ */
+import type { WordRef } from '../../../document/document.js';
+import { setOwn } from '../../../extract/schema-walk.js';
+import { readCell, readNumberCell, type ReadContext } from './cells.js';
+import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './fields.js';
+import type { Binding, TableHeader } from './header.js';
+import type { ColumnCell, PlacedLine } from './layout.js';
+import type { Row } from './body.js';
+
+/** A value read for a property, with what the sums may choose instead. */
+export interface CellValue {
+  value: unknown;
+  /** The figure, for the arithmetic (numbers only). */
+  number: number | undefined;
+  words: WordRef[];
+  /** How well the heading names the property. */
+  score: number;
+  /** Other figures the row prints in the same column, best first. */
+  alternatives: Array<{ value: unknown; number: number; words: WordRef[] }>;
+}
+
+export interface ReadRow {
+  values: Map<ItemField, CellValue>;
+  row: Row;
+}
+
+/** A name goes on over at most this many lines. */
+const MAX_NAME_LINES = 3;
+/** Lines of one wrapped name lie closer than this share of a line's height. */
+const WRAP_GAP = 0.5;
+/** "Verpackung: Karton", "* Anzahl Packstücke: 4", "- Feuerversicherung", an article number or GTIN alone: not more of the name. */
+const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{M} .'/-]{0,30}\)?\s*:)/u;
+const CODE_ONLY = /^\(?[\p{L}\p{N}][\p{L}\p{N}\-_/.]*\)?$/u;
+
+export function readRow(row: Row, header: TableHeader, context: ReadContext): ReadRow {
+  const values = new Map<ItemField, CellValue>();
+  for (const binding of header.bindings) {
+    const value = readBinding(row, binding, context);
+    if (value) values.set(binding.field, value);
+  }
+  return { values, row };
+}
+
+function readBinding(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
+  const { field } = binding;
+  if (binding.stack >= 0) return stackedValue(row, binding, context);
+  if (!isNumeric(field) && field.facet === 'item-name') return nameValue(row, binding, context);
+  const order = byNearness(row);
+  if (!isNumeric(field)) {
+    for (const index of order) {
+      const cell = row.lines[index]!.cells[binding.column];
+      if (!cell) continue;
+      const value = readCell(cell.text, field, context);
+      if (value !== null) return { value, number: undefined, words: cell.words, score: binding.score, alternatives: [] };
+    }
+    return undefined;
+  }
+  const found: Array<{ value: unknown; number: number; words: WordRef[]; rank: number }> = [];
+  order.forEach((index, position) => {
+    const cell = row.lines[index]!.cells[binding.column];
+    if (!cell) return;
+    const number = readNumberCell(cell.text);
+    const value = number ? readCell(cell.text, field, context) : null;
+    if (!number || value === null) return;
+    const rank = labelRank(number.labelFacet, field);
+    if (rank < 0) return;
+    found.push({ value, number: number.value, words: cell.words, rank: rank * 1000 - position });
+  });
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => b.rank - a.rank);
+  const [best, ...rest] = found;
+  return { value: best!.value, number: best!.number, words: best!.words, score: binding.score, alternatives: rest.map(({ value, number, words }) => ({ value, number, words })) };
+}
+
+/** 2: labelled as this reading; 1: unlabelled; -1: labelled as another reading (a gross price for a net one). */
+function labelRank(labelFacet: string | undefined, field: ItemField): number {
+  if (labelFacet === undefined || field.facet === undefined) return 1;
+  if (labelFacet === field.facet || (NET_FACETS.has(field.facet) && NET_FACETS.has(labelFacet))) return 2;
+  return NET_FACETS.has(field.facet) && NOT_NET_FACETS.has(labelFacet) ? -1 : 1;
+}
+
+/** The row's lines, the anchor first, then the others by distance from it (the line above before the one below). */
+function byNearness(row: Row): number[] {
+  const order = [row.anchor];
+  for (let distance = 1; order.length < row.lines.length; distance++) {
+    if (row.anchor - distance >= 0) order.push(row.anchor - distance);
+    if (row.anchor + distance < row.lines.length) order.push(row.anchor + distance);
+  }
+  return order;
+}
+
+/** The name: its first line (on the anchor line, else the nearest above it, else below), and the lines it wraps onto. */
+function nameValue(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
+  const column = binding.column;
+  const withText = row.lines.map((line, index) => (line.cells[column] ? index : -1)).filter((index) => index >= 0);
+  if (withText.length === 0) return undefined;
+  let start = withText.includes(row.anchor) ? row.anchor : -1;
+  if (start < 0) {
+    // a name printed above its figures starts where the block of lines above the anchor starts
+    const above = withText.filter((index) => index < row.anchor);
+    start = above.length > 0 ? firstOfBlock(row.lines, above, column) : withText[0]!;
+  }
+  return joinWrapped(row.lines, start, column, binding, context);
+}
+
+/** The first of the name lines above the anchor that follow each other closely, counting back from the last. */
+function firstOfBlock(lines: readonly PlacedLine[], above: readonly number[], column: number): number {
+  let first = above[above.length - 1]!;
+  for (let k = above.length - 2; k >= 0; k--) {
+    const upper = lines[above[k]!]!;
+    const lower = lines[first]!;
+    if (lower.y0 - upper.y1 > WRAP_GAP * lower.height || isAttribute(lower.cells[column]!.text)) break;
+    first = above[k]!;
+  }
+  return first;
+}
+
+function isAttribute(text: string): boolean {
+  return ATTRIBUTE.test(text) || (CODE_ONLY.test(text.trim()) && /\d/.test(text));
+}
+
+/** A name from line `start`, with the lines below it that wrap it (close, in its column, not an attribute), at most MAX_NAME_LINES. */
+function joinWrapped(lines: readonly PlacedLine[], start: number, column: number, binding: Binding, context: ReadContext): CellValue | undefined {
+  const first = lines[start]!.cells[column]!;
+  const parts: ColumnCell[] = [first];
+  let last = lines[start]!;
+  for (let index = start + 1; index < lines.length && parts.length < MAX_NAME_LINES; index++) {
+    const line = lines[index]!;
+    const cell = line.cells[column];
+    if (!cell) continue;
+    if (line.page !== last.page || line.y0 - last.y1 > WRAP_GAP * last.height || isAttribute(cell.text)) break;
+    parts.push(cell);
+    last = line;
+  }
+  const text = parts.map((part) => part.text).join(' ');
+  const value = readCell(text, binding.field, context);
+  if (value === null) return undefined;
+  return { value, number: undefined, words: parts.flatMap((part) => part.words), score: binding.score * (parts.length > 1 ? 0.95 : 1), alternatives: [] };
+}
+
+/** The k-th line a row prints in a column whose heading stacks labels, counted from the anchor line on. */
+function stackedValue(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
+  const lines = row.lines.map((line, index) => (index >= row.anchor && line.cells[binding.column] ? index : -1)).filter((index) => index >= 0);
+  const at = lines[binding.stack];
+  if (at === undefined) return undefined;
+  if (binding.field.facet === 'item-name') return joinWrapped(row.lines, at, binding.column, binding, context);
+  const cell = row.lines[at]!.cells[binding.column]!;
+  const value = readCell(cell.text, binding.field, context);
+  if (value === null) return undefined;
+  const number = isNumeric(binding.field) ? readNumberCell(cell.text)?.value : undefined;
+  return { value, number, words: cell.words, score: binding.score, alternatives: [] };
+}
+
+/** The item as the schema asks: every property, null where the row has no value of it. */
+export function itemOf(read: ReadRow, fields: readonly ItemField[]): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const field of fields) setOwn(item, field.name, read.values.get(field)?.value ?? null);
+  return item;
+}
