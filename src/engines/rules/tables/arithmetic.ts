@@ -9,7 +9,10 @@
  */
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
-import type { ItemField } from './fields.js';
+import type { Row } from './body.js';
+import { readNumberCell } from './cells.js';
+import { AMOUNT_FACETS, type ItemField } from './fields.js';
+import type { Binding, TableHeader } from './header.js';
 import type { CellValue, ReadRow } from './rows.js';
 
 export type Fit = 'agrees' | 'differs' | 'unchecked';
@@ -124,4 +127,56 @@ export function cellScore(cell: CellValue, fit: Fit, sumConfirmed: boolean, fiel
   const figure = field.facet === 'quantity' || field.facet === 'unit-price' || field.facet === 'line-net' || field.facet === 'line-gross';
   const score = cell.score * (figure ? rowFactor * sumFactor : 1);
   return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
+}
+
+/** The figure a row prints on its anchor line in a column. */
+function figureAt(row: Row, column: number): number | undefined {
+  const cell = row.lines[row.anchor]!.cells[column];
+  return cell ? readNumberCell(cell.text)?.value : undefined;
+}
+
+/**
+ * Quantity, price or amount the heading does not name ("Prix HT" read by no
+ * glossary), taken from the columns no property holds: the one whose
+ * figures make quantity times price the amount in most rows; for the
+ * amount, else the last column of figures.
+ */
+export function bindByFigures(header: TableHeader, rows: readonly Row[], fields: readonly ItemField[]): Binding[] {
+  const roles = rolesOf(fields);
+  const added: Binding[] = [];
+  const columnOf = (field: ItemField | undefined): number | undefined => [...header.bindings, ...added].find((b) => b.field === field)?.column;
+  const taken = (column: number): boolean => [...header.bindings, ...added].some((b) => b.column === column);
+  for (const role of ['amount', 'price', 'quantity'] as const) {
+    const field = roles[role];
+    if (!field || columnOf(field) !== undefined) continue;
+    const free = header.columns
+      .map((column, index) => ({ column, index }))
+      .filter(({ column, index }) => !taken(index) && (column.reading.facet === undefined || AMOUNT_FACETS.has(column.reading.facet) || column.reading.facet === 'quantity'))
+      .filter(({ index }) => rows.filter((row) => figureAt(row, index) !== undefined).length * 2 >= rows.length)
+      .map(({ index }) => index);
+    let best: { column: number; agree: number } | undefined;
+    for (const column of free) {
+      let agree = 0;
+      let checked = 0;
+      for (const row of rows) {
+        const figure = (of: 'quantity' | 'price' | 'amount'): number | undefined => {
+          if (of === role) return figureAt(row, column);
+          const at = columnOf(roles[of]);
+          return at === undefined ? undefined : figureAt(row, at);
+        };
+        const q = figure('quantity');
+        const p = figure('price');
+        const n = figure('amount');
+        if (q === undefined || p === undefined || n === undefined) continue;
+        checked++;
+        if (near(q * p, n)) agree++;
+      }
+      if (agree > 0 && agree * 2 >= checked && (!best || agree > best.agree)) best = { column, agree };
+    }
+    if (best) added.push({ field, column: best.column, stack: -1, score: 0.7, direct: false });
+    else if (role === 'amount' && free.length > 0 && free[free.length - 1]! > Math.max(-1, ...header.bindings.map((b) => b.column))) {
+      added.push({ field, column: free[free.length - 1]!, stack: -1, score: 0.5, direct: false });
+    }
+  }
+  return added;
 }

@@ -12,7 +12,7 @@ import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { meaningOf } from '../../../meaning/meaning.js';
 import { isNumeric, VALUE_FACETS, type ItemField } from './fields.js';
-import { headingLabels, mayBeHeading, namesColumns, type TableHeader } from './header.js';
+import { headingLabels, namesColumns, type TableHeader } from './header.js';
 import { placeLine, zoneEdges, type PlacedLine } from './layout.js';
 import { readNumberCell } from './cells.js';
 import { isHeadingWord } from './vocabulary.js';
@@ -58,6 +58,8 @@ export function readBody(context: BodyContext): TableBody {
     return (facet !== undefined && VALUE_FACETS.has(facet)) || header.bindings.some((b) => b.column === index && isNumeric(b.field));
   });
   const valuesOf = (placed: PlacedLine): number[] => valueColumns.filter((index) => holdsNumber(placed, index));
+  // totals stand under the line amounts
+  const amountColumn = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross')?.column ?? valueColumns[valueColumns.length - 1];
   const placedLines: PlacedLine[] = [];
   let page = header.page;
   let lastBottom = header.y1;
@@ -76,7 +78,9 @@ export function readBody(context: BodyContext): TableBody {
     const placed = placeLine(line, at, header.columns, edges);
     const values = valuesOf(placed);
     if (placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
-    if (values.length <= 1 && isSummary(line, context.stops)) break;
+    // "Subtotal 63.50", "VAT 20%  12.70", a title such as "Belegsummen"; not "Bruttopreis: 1,50" beside a row's name
+    const summaryPlace = values.length === 0 ? !hasFigure(placed) : values.length <= 2 && amountColumn !== undefined && values.includes(amountColumn);
+    if (summaryPlace && isSummary(line, context.stops)) break;
     if (values.length === 0 && isOtherHeading(line, context.fields)) break;
     if (placed.spanning && values.length === 0) continue;
     if (placed.cells.every((cell) => cell === undefined)) continue;
@@ -84,6 +88,10 @@ export function readBody(context: BodyContext): TableBody {
     lastBottom = placed.y1;
   }
   return { rows: groupRows(placedLines, header, valueColumns, valuesOf), valueColumns, end: at };
+}
+
+function hasFigure(placed: PlacedLine): boolean {
+  return placed.cells.some((cell) => cell !== undefined && /\d[.,]\d/.test(cell.text));
 }
 
 export function holdsNumber(placed: PlacedLine, column: number): boolean {
@@ -129,13 +137,15 @@ export function isSummary(line: RuleLine, stops: readonly string[][]): boolean {
 
 /** The heading of another table (a VAT breakdown's "Steuersatz  Basisbetrag  Steuerbetrag"): two labels with a facet, no figures. */
 function isOtherHeading(line: RuleLine, fields: readonly ItemField[]): boolean {
-  if (line.cells.length < 2 || !mayBeHeading(line) || !namesColumns(line)) return false;
+  // OCR reads the "%" of "Steuersatz [%]" as a digit now and then: one word with a digit, no figure
+  const withDigits = line.words.filter((word) => /\d/.test(word.text)).length;
+  if (line.cells.length < 2 || withDigits > 1 || /\d[.,]\d/.test(line.text) || line.words.length > 24 || !namesColumns(line)) return false;
   return headingLabels(line, fields).filter((label) => label.facet !== undefined).length >= 2;
 }
 
 /** The column whose value makes a line a row: the line's amount when the schema asks for it, else the value column most lines fill. */
 function keyColumn(placed: readonly PlacedLine[], header: TableHeader, valueColumns: readonly number[]): number | undefined {
-  const amount = header.bindings.find((b) => b.field.facet === 'line-net' && b.stack === -1);
+  const amount = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross');
   if (amount) return amount.column;
   let best: number | undefined;
   let most = 0;

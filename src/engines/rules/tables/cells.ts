@@ -29,6 +29,10 @@ const TRAILING_MARK = /\s*\(\p{L}{1,4}\)\s*$/u;
 /** A unit after a quantity: letters, with dots, brackets, a slash or a superscript ("Stk.", "Tag(e)", "m²", "Unit(s)", "kg/h"). */
 const UNIT = /^[\p{L}][\p{L}\p{M}.()/²³]{0,14}$/u;
 const MAX_CELL = 60;
+/** The digits of a figure, with a sign before or after and brackets. */
+const FIGURE = /[-\u2212(]?\s?\d(?:[\d.,'\u2019\u00a0\u202f]|\s(?=\d{3}(?!\d)))*-?\)?/u;
+/** What may stand beside a figure in its cell: a currency, a unit, a percent sign ("EUR", "Stk.", "Liter(s)", "€/Stk."). */
+const MAX_BESIDE = 12;
 
 /** A cell's number, with its label and unit; undefined when the cell holds no single number. */
 export function readNumberCell(text: string): NumberCell | undefined {
@@ -43,12 +47,20 @@ export function readNumberCell(text: string): NumberCell | undefined {
     if (label[0].startsWith('(') && !label[0].includes(')') && rest.endsWith(')')) rest = rest.slice(0, -1);
   }
   rest = rest.replace(TRAILING_MARK, '').trim();
+  const digits = FIGURE.exec(rest);
+  if (!digits) return undefined;
+  const printed = digits[0].trim();
+  const before = rest.slice(0, digits.index).trim();
+  const after = rest.slice(digits.index + digits[0].length).trim();
+  // a figure stands nearly alone: a sign, a currency or a unit beside it, not a sentence around it ("bis spätestens 23.12. garantiert")
+  if (`${before} ${after}`.trim().length > MAX_BESIDE || /\d/.test(before) || /\d/.test(after.replace(/[²³]/g, ''))) return undefined;
+  // an article number or a GTIN is no figure
+  const bare = printed.replace(/[^\d.,]/g, '');
+  if (/^0\d/.test(bare) || /^\d{9,}$/.test(bare)) return undefined;
   const value = parseNumber(rest);
   if (value === null) return undefined;
-  const digits = /[-\u2212(]?\s?\d[\d.,'\u2019 \u00a0\u202f]*\d?-?\)?/u.exec(rest);
-  const after = digits ? rest.slice(digits.index + digits[0].length).trim() : '';
   const unit = after !== '' && UNIT.test(after) && !/^(?:EUR|USD|GBP|CHF)$/i.test(after) ? after : undefined;
-  return { value, printed: digits ? digits[0].trim() : rest, unit, labelFacet };
+  return { value, printed, unit, labelFacet };
 }
 
 export interface ReadContext {
@@ -80,6 +92,7 @@ export function readCell(text: string, field: ItemField, context: ReadContext): 
     case 'enum':
       return present({ value: clean, text: clean, start: 0, end: clean.length, score: 1 }, 'enum', field.view, field.hints);
     default:
-      return clean;
+      // a name printed with the colon that introduced its details ("Heiße Luft pro Liter:")
+      return clean.replace(/\s*:$/, '') || null;
   }
 }

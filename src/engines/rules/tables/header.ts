@@ -79,13 +79,15 @@ const MAX_HEADING_WORDS = 24;
 const MAX_LABEL_WORDS = 4;
 /** A cell of more words is not split into labels (the split is tried over every run of words). */
 const MAX_SPLIT_WORDS = 12;
+/** Labels printed in one cell meet at a blank this many characters wide (the words of one label are a space apart, about half a character). */
+const LABEL_GAP = 0.75;
 /** What splitting a printed cell in two costs: a label with a modifier ("Prix HT", "Summe netto") stays one. */
 const SPLIT_COST = 0.12;
 /** A column nobody asked for still counts for the split (it keeps its values from its neighbours), at this share of its certainty. */
 const UNASKED_SHARE = 0.5;
 /** Lines of a heading block above and below its main line. */
-const MAX_ABOVE = 3;
-const MAX_BELOW = 4;
+const MAX_ABOVE = 5;
+const MAX_BELOW = 5;
 /** Lines of one heading block lie closer than this share of a line's height. */
 const BLOCK_GAP = 0.5;
 
@@ -145,7 +147,7 @@ export function headingLabels(line: RuleLine, fields: readonly ItemField[]): Hea
   const labels: HeaderLabel[] = [];
   for (const cell of line.cells) {
     const words = line.words.filter((word) => word.start >= cell.start && word.end <= cell.end);
-    for (const part of splitCell(words, fields)) labels.push(part);
+    for (const part of splitCell(words, fields, line.charWidth)) labels.push(part);
   }
   return labels;
 }
@@ -177,22 +179,28 @@ function labelValue(label: HeaderLabel, fields: readonly ItemField[]): number {
  * one label; else the split into runs of words that names most (each run
  * at most MAX_LABEL_WORDS, a split costing SPLIT_COST).
  */
-function splitCell(words: readonly RuleWord[], fields: readonly ItemField[]): HeaderLabel[] {
+function splitCell(words: readonly RuleWord[], fields: readonly ItemField[], charWidth: number): HeaderLabel[] {
   const whole = labelOf(words);
-  if (words.length === 1 || words.length > MAX_SPLIT_WORDS || labelValue(whole, fields) >= 0.9) return [whole];
-  const best: Array<{ value: number; labels: HeaderLabel[] }> = [{ value: 0, labels: [] }];
+  if (words.length === 1 || words.length > MAX_SPLIT_WORDS || whole.certainty >= 0.9 || labelValue(whole, fields) >= 0.9) return [whole];
+  // where two labels meet: a wider blank than between the words of one, or another baseline ("Pos" beside a stacked "Art-Nr-Lief.")
+  const height = maxOf(words, (word) => word.y1 - word.y0);
+  const apart = (k: number): boolean => words[k]!.x0 - words[k - 1]!.x1 >= LABEL_GAP * charWidth || Math.abs(words[k]!.y0 - words[k - 1]!.y0) >= 0.3 * height;
+  const best: Array<{ value: number; labels: HeaderLabel[] } | undefined> = [{ value: 0, labels: [] }];
   for (let end = 1; end <= words.length; end++) {
     let choice: { value: number; labels: HeaderLabel[] } | undefined;
-    for (let start = Math.max(0, end - MAX_LABEL_WORDS); start < end; start++) {
-      const label = start === 0 && end === words.length ? whole : labelOf(words.slice(start, end));
-      const before = best[start]!;
-      const value = before.value + labelValue(label, fields) - (before.labels.length > 0 ? SPLIT_COST : 0);
-      if (!choice || value > choice.value) choice = { value, labels: [...before.labels, label] };
+    if (end === words.length || apart(end)) {
+      for (let start = end - 1; start >= 0 && end - start <= MAX_LABEL_WORDS; start--) {
+        const before = best[start];
+        if (!before || (start > 0 && !apart(start))) continue;
+        const label = start === 0 && end === words.length ? whole : labelOf(words.slice(start, end));
+        const value = before.value + labelValue(label, fields) - (before.labels.length > 0 ? SPLIT_COST : 0);
+        if (!choice || value > choice.value) choice = { value, labels: [...before.labels, label] };
+      }
     }
-    best.push(choice!);
+    best.push(choice);
   }
-  const split = best[words.length]!;
-  return split.value > labelValue(whole, fields) ? split.labels : [whole];
+  const split = best[words.length];
+  return split && split.value > labelValue(whole, fields) ? split.labels : [whole];
 }
 
 /** The words of a label block read as one: "Positions-" + "betrag" is "Positionsbetrag". */
@@ -200,6 +208,31 @@ function joinLabels(labels: readonly HeaderLabel[]): string {
   let text = '';
   for (const label of labels) text = text === '' ? label.text : /\p{L}-$/u.test(text) ? `${text.slice(0, -1)}${label.text}` : `${text} ${label.text}`;
   return text;
+}
+
+/** A label broken over two lines with a hyphen ("Positions-" over "betrag") is one label. */
+function joinHyphenated(labels: readonly HeaderLabel[]): HeaderLabel[] {
+  const joined: HeaderLabel[] = [];
+  for (const label of labels) {
+    const previous = joined[joined.length - 1];
+    if (!previous || !/\p{L}-$/u.test(previous.text)) {
+      joined.push(label);
+      continue;
+    }
+    const text = `${previous.text.slice(0, -1)}${label.text}`;
+    const tokens = tokenize(text);
+    joined[joined.length - 1] = {
+      text,
+      tokens,
+      x0: Math.min(previous.x0, label.x0),
+      x1: Math.max(previous.x1, label.x1),
+      y0: previous.y0,
+      y1: label.y1,
+      words: [...previous.words, ...label.words],
+      ...readPhrase(tokens.map((token) => token.norm)),
+    };
+  }
+  return joined;
 }
 
 function columnOf(labels: HeaderLabel[]): Column {
@@ -267,7 +300,7 @@ export function headerAt(lines: readonly RuleLine[], position: number, fields: r
       else stacks.push([label]);
     }
   }
-  for (const stack of stacks) columns.push(columnOf(stack.sort((a, b) => a.y0 - b.y0)));
+  for (const stack of stacks) columns.push(columnOf(joinHyphenated(stack.sort((a, b) => a.y0 - b.y0))));
   columns.sort((a, b) => a.x0 + a.x1 - (b.x0 + b.x1));
   const bindings = bindFields(columns, fields);
   const matched = bindings.filter((binding) => binding.direct).length;
@@ -290,7 +323,9 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
     for (const field of fields) {
       const whole = bindingScore(field, tokens, column.reading);
       if (whole >= MIN_BINDING) pairs.push({ field, column: index, stack: -1, score: whole, direct: true });
-      if (column.labels.length < 2) continue;
+      // a column of stacked labels that mean different things (an article number over the name) holds one value a line
+      const facets = new Set(column.labels.map((label) => label.facet).filter((facet) => facet !== undefined));
+      if (facets.size < 2) continue;
       column.labels.forEach((label, stack) => {
         const own = bindingScore(field, label.tokens, label);
         // a stacked label binds on its own only where the column as a whole does not say as much
@@ -298,7 +333,9 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
       });
     }
   });
-  pairs.sort((a, b) => b.score - a.score || a.column - b.column);
+  // on a tie a name takes the wider column (a description column is the table's widest), anything else the first
+  const width = (pair: Binding): number => (pair.field.facet === 'item-name' ? columns[pair.column]!.x1 - columns[pair.column]!.x0 : 0);
+  pairs.sort((a, b) => b.score - a.score || width(b) - width(a) || a.column - b.column);
   const bound: Binding[] = [];
   const wholeTaken = new Set<number>();
   const stackTaken = new Set<string>();

@@ -64,6 +64,8 @@ function alnum(text: string): number {
 
 /** A fragment beside the table, not under any heading: a few letters of a margin's text, a speck. */
 const MAX_STRAY_CHARS = 3;
+/** A printed cell is cut at a zone's edge only where its words stand further apart than a space (about half a character). */
+const CUT_GAP = 0.75;
 
 export function placeLine(line: RuleLine, position: number, columns: readonly Column[], edges: readonly number[]): PlacedLine {
   const height = lineHeight(line);
@@ -85,7 +87,7 @@ export function placeLine(line: RuleLine, position: number, columns: readonly Co
     // a note across the table: one printed cell over three columns' middles (a row's cells are cut at the zones' edges)
     const crossed = columns.filter((column) => x0 < (column.x0 + column.x1) / 2 && x1 > (column.x0 + column.x1) / 2).length;
     if (crossed >= 3 && !readNumberCell(cell.text)) spanning = true;
-    for (const run of runsByZone(upright, edges)) {
+    for (const run of runsByZone(upright, edges, line.charWidth)) {
       const text = run.words.map((word) => word.text).join(' ');
       const existing = cells[run.zone];
       if (existing) {
@@ -114,13 +116,14 @@ interface Run {
  * gap between two words holds a zone's edge, so "100,0000 Stk." stays whole
  * while "0815 Stahlcoil" parts at the edge between "Art-Nr" and "Beschreibung".
  */
-function runsByZone(words: readonly RuleWord[], edges: readonly number[]): Run[] {
+function runsByZone(words: readonly RuleWord[], edges: readonly number[], charWidth: number): Run[] {
   const runs: Run[] = [];
   let current: RuleWord[] = [words[0]!];
   for (let i = 1; i < words.length; i++) {
     const before = words[i - 1]!;
     const word = words[i]!;
-    const edgeBetween = edges.some((edge) => before.x1 <= edge && word.x0 >= edge);
+    // words a space apart are one text ("ca. 500ml"), whatever edge falls between them
+    const edgeBetween = word.x0 - before.x1 >= CUT_GAP * charWidth && edges.some((edge) => before.x1 <= edge && word.x0 >= edge);
     if (edgeBetween) {
       runs.push(runOf(current, edges));
       current = [];

@@ -37,7 +37,7 @@ const MAX_NAME_LINES = 3;
 /** Lines of one wrapped name lie closer than this share of a line's height. */
 const WRAP_GAP = 0.5;
 /** "Verpackung: Karton", "* Anzahl Packstücke: 4", "- Feuerversicherung", an article number or GTIN alone: not more of the name. */
-const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{M} .'/-]{0,30}\)?\s*:)/u;
+const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{M} .'/()-]{0,30}\)?\s*:)/u;
 const CODE_ONLY = /^\(?[\p{L}\p{N}][\p{L}\p{N}\-_/.]*\)?$/u;
 
 export function readRow(row: Row, header: TableHeader, context: ReadContext): ReadRow {
@@ -106,18 +106,18 @@ function nameValue(row: Row, binding: Binding, context: ReadContext): CellValue 
   if (start < 0) {
     // a name printed above its figures starts where the block of lines above the anchor starts
     const above = withText.filter((index) => index < row.anchor);
-    start = above.length > 0 ? firstOfBlock(row.lines, above, column) : withText[0]!;
+    start = above.length > 0 ? firstOfBlock(row.lines, above) : withText[0]!;
   }
   return joinWrapped(row.lines, start, column, binding, context);
 }
 
 /** The first of the name lines above the anchor that follow each other closely, counting back from the last. */
-function firstOfBlock(lines: readonly PlacedLine[], above: readonly number[], column: number): number {
+function firstOfBlock(lines: readonly PlacedLine[], above: readonly number[]): number {
   let first = above[above.length - 1]!;
   for (let k = above.length - 2; k >= 0; k--) {
     const upper = lines[above[k]!]!;
     const lower = lines[first]!;
-    if (lower.y0 - upper.y1 > WRAP_GAP * lower.height || isAttribute(lower.cells[column]!.text)) break;
+    if (lower.y0 - upper.y1 > WRAP_GAP * lower.height) break;
     first = above[k]!;
   }
   return first;
@@ -150,7 +150,8 @@ function joinWrapped(lines: readonly PlacedLine[], start: number, column: number
 function stackedValue(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
   const lines = row.lines.map((line, index) => (index >= row.anchor && line.cells[binding.column] ? index : -1)).filter((index) => index >= 0);
   const at = lines[binding.stack];
-  if (at === undefined) return undefined;
+  // a row that prints one line in the column: the labels were one heading wrapped ("Positions- / betrag"), the column one value
+  if (at === undefined) return lines.length === 1 && binding.stack > 0 ? readBinding(row, { ...binding, stack: -1 }, context) : undefined;
   if (binding.field.facet === 'item-name') return joinWrapped(row.lines, at, binding.column, binding, context);
   const cell = row.lines[at]!.cells[binding.column]!;
   const value = readCell(cell.text, binding.field, context);

@@ -10,7 +10,7 @@ import type { JsonSchema } from '../../../extract/schema.js';
 import { childPointer } from '../../../util/json-pointer.js';
 import { EVERY_LANGUAGE, labelsOf, phraseLabels, type ReadingLanguages } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
-import { cellScore, checkRows } from './arithmetic.js';
+import { bindByFigures, cellScore, checkRows } from './arithmetic.js';
 import { readBody } from './body.js';
 import type { ReadContext } from './cells.js';
 import { itemFields, type ItemField } from './fields.js';
@@ -36,7 +36,8 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   headers.forEach((header, index) => {
     const limit = headers[index + 1]?.first ?? lines.length;
     const body = readBody({ lines, header, fields, stops, limit });
-    const read = body.rows.map((row) => readRow(row, header, context));
+    const bound = { ...header, bindings: [...header.bindings, ...bindByFigures(header, body.rows, fields)] };
+    const read = body.rows.map((row) => readRow(row, bound, context));
     const checked = checkRows(read, fields, lines, body.end);
     checked.rows.forEach((row, k) => addItem(row, fields, checked.fits[k]!, checked.sumConfirmed, items, provenance));
   });
@@ -72,7 +73,7 @@ function summaryLabels(languages: ReadingLanguages): string[][] {
  * one property); of those, the ones that name most. A heading repeated on
  * the next page starts the rest of its table.
  */
-function findHeaders(lines: readonly RuleLine[], fields: readonly ItemField[]): TableHeader[] {
+export function findHeaders(lines: readonly RuleLine[], fields: readonly ItemField[]): TableHeader[] {
   const needed = Math.min(2, fields.length);
   const found: TableHeader[] = [];
   for (let position = 0; position < lines.length; position++) {
@@ -82,8 +83,9 @@ function findHeaders(lines: readonly RuleLine[], fields: readonly ItemField[]): 
     if (!header || header.matched < needed) continue;
     const previous = found[found.length - 1];
     if (previous && header.first <= previous.last) {
-      // the same block found from another of its lines: keep the reading that names most
-      if (header.matched > previous.matched) found[found.length - 1] = header;
+      // the same block found from another of its lines: keep the reading that names most, then the one that takes in most lines
+      const better = header.matched - previous.matched || header.last - header.first - (previous.last - previous.first);
+      if (better > 0) found[found.length - 1] = header;
       continue;
     }
     found.push(header);
