@@ -12,7 +12,7 @@ import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { meaningOf } from '../../../meaning/meaning.js';
 import { isNumeric, VALUE_FACETS, type ItemField } from './fields.js';
-import { headingLabels, namesColumns, type TableHeader } from './header.js';
+import { headingLabels, mayHead, namesColumns, type TableHeader } from './header.js';
 import { placeLine, zoneEdges, type PlacedLine } from './layout.js';
 import { readNumberCell } from './cells.js';
 import { isHeadingWord } from './vocabulary.js';
@@ -59,7 +59,7 @@ export function readBody(context: BodyContext): TableBody {
   });
   const valuesOf = (placed: PlacedLine): number[] => valueColumns.filter((index) => holdsNumber(placed, index));
   // totals stand under the line amounts
-  const amountColumn = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross')?.column ?? valueColumns[valueColumns.length - 1];
+  const amountColumn = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross')?.column ?? header.columns.length - 1;
   const placedLines: PlacedLine[] = [];
   let page = header.page;
   let lastBottom = header.y1;
@@ -79,7 +79,7 @@ export function readBody(context: BodyContext): TableBody {
     const values = valuesOf(placed);
     if (placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
     // "Subtotal 63.50", "VAT 20%  12.70", a title such as "Belegsummen"; not "Bruttopreis: 1,50" beside a row's name
-    const summaryPlace = values.length === 0 ? !hasFigure(placed) : values.length <= 2 && amountColumn !== undefined && values.includes(amountColumn);
+    const summaryPlace = values.length === 0 ? !hasFigure(placed) : values.length <= 2 && placed.cells[amountColumn] !== undefined && /\d/.test(placed.cells[amountColumn]!.text);
     if (summaryPlace && isSummary(line, context.stops)) break;
     if (values.length === 0 && isOtherHeading(line, context.fields)) break;
     if (placed.spanning && values.length === 0) continue;
@@ -137,9 +137,7 @@ export function isSummary(line: RuleLine, stops: readonly string[][]): boolean {
 
 /** The heading of another table (a VAT breakdown's "Steuersatz  Basisbetrag  Steuerbetrag"): two labels with a facet, no figures. */
 function isOtherHeading(line: RuleLine, fields: readonly ItemField[]): boolean {
-  // OCR reads the "%" of "Steuersatz [%]" as a digit now and then: one word with a digit, no figure
-  const withDigits = line.words.filter((word) => /\d/.test(word.text)).length;
-  if (line.cells.length < 2 || withDigits > 1 || /\d[.,]\d/.test(line.text) || line.words.length > 24 || !namesColumns(line)) return false;
+  if (line.cells.length < 2 || !mayHead(line) || !namesColumns(line)) return false;
   return headingLabels(line, fields).filter((label) => label.facet !== undefined).length >= 2;
 }
 

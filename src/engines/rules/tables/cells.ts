@@ -33,6 +33,7 @@ const MAX_CELL = 60;
 const FIGURE = /[-\u2212(]?\s?\d(?:[\d.,'\u2019\u00a0\u202f]|\s(?=\d{3}(?!\d)))*-?\)?/u;
 /** What may stand beside a figure in its cell: a currency, a unit, a percent sign ("EUR", "Stk.", "Liter(s)", "€/Stk."). */
 const MAX_BESIDE = 12;
+const SPLIT_DECIMALS = /^([-\u2212]?\d{1,3}[.,])\s(\d{2,4}(?!\d))/u;
 
 /** A cell's number, with its label and unit; undefined when the cell holds no single number. */
 export function readNumberCell(text: string): NumberCell | undefined {
@@ -47,6 +48,8 @@ export function readNumberCell(text: string): NumberCell | undefined {
     if (label[0].startsWith('(') && !label[0].includes(')') && rest.endsWith(')')) rest = rest.slice(0, -1);
   }
   rest = rest.replace(TRAILING_MARK, '').trim();
+  // OCR sets the decimals of "1,0000" apart now and then ("1, 0000"): in a cell of one figure that is the only reading
+  rest = rest.replace(SPLIT_DECIMALS, '$1$2');
   const digits = FIGURE.exec(rest);
   if (!digits) return undefined;
   const printed = digits[0].trim();

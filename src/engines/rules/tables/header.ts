@@ -130,9 +130,17 @@ export function bindingScore(field: ItemField, tokens: readonly Token[], reading
   return Math.min(1, best);
 }
 
-/** A line that may be (part of) a heading: a few words, no figures. */
+/** A line that may be printed with a heading: a few words, no digits. */
 export function mayBeHeading(line: RuleLine): boolean {
   return line.words.length <= MAX_HEADING_WORDS && !/\d/.test(line.text);
+}
+
+/** A line that may be a heading itself: a few words, no figure, a digit in one word at most (OCR reads "MwSt-%" as "MwSt-8"). */
+export function mayHead(line: RuleLine): boolean {
+  if (line.words.length > MAX_HEADING_WORDS || /\d[.,]\d/.test(line.text)) return false;
+  let withDigits = 0;
+  for (const word of line.words) if (/\d/.test(word.text) && ++withDigits > 1) return false;
+  return true;
 }
 
 /** Whether a line holds two heading words: only those are read closely as headings. */

@@ -17,6 +17,8 @@ export interface ColumnCell {
   words: WordRef[];
   x0: number;
   x1: number;
+  /** Part of a printed cell that runs on into the next column (a note across the table, not a name's wrapped line). */
+  cut: boolean;
 }
 
 export interface PlacedLine {
@@ -87,15 +89,18 @@ export function placeLine(line: RuleLine, position: number, columns: readonly Co
     // a note across the table: one printed cell over three columns' middles (a row's cells are cut at the zones' edges)
     const crossed = columns.filter((column) => x0 < (column.x0 + column.x1) / 2 && x1 > (column.x0 + column.x1) / 2).length;
     if (crossed >= 3 && !readNumberCell(cell.text)) spanning = true;
-    for (const run of runsByZone(upright, edges, line.charWidth)) {
+    const runs = runsByZone(upright, edges, line.charWidth);
+    for (const run of runs) {
       const text = run.words.map((word) => word.text).join(' ');
+      const cut = runs.length > 1 && !readNumberCell(text);
       const existing = cells[run.zone];
       if (existing) {
         existing.text = `${existing.text} ${text}`;
         existing.words.push(...run.words.map((word) => word.ref));
         existing.x1 = run.x1;
+        existing.cut ||= cut;
       } else {
-        cells[run.zone] = { text, words: run.words.map((word) => word.ref), x0: run.x0, x1: run.x1 };
+        cells[run.zone] = { text, words: run.words.map((word) => word.ref), x0: run.x0, x1: run.x1, cut };
       }
       kept.push(...run.words);
     }

@@ -37,7 +37,7 @@ const MAX_NAME_LINES = 3;
 /** Lines of one wrapped name lie closer than this share of a line's height. */
 const WRAP_GAP = 0.5;
 /** "Verpackung: Karton", "* Anzahl Packstücke: 4", "- Feuerversicherung", an article number or GTIN alone: not more of the name. */
-const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{M} .'/()-]{0,30}\)?\s*:)/u;
+const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{N}\p{M} .'/()-]{0,30}\)?\s*:)/u;
 const CODE_ONLY = /^\(?[\p{L}\p{N}][\p{L}\p{N}\-_/.]*\)?$/u;
 
 export function readRow(row: Row, header: TableHeader, context: ReadContext): ReadRow {
@@ -136,7 +136,7 @@ function joinWrapped(lines: readonly PlacedLine[], start: number, column: number
     const line = lines[index]!;
     const cell = line.cells[column];
     if (!cell) continue;
-    if (line.page !== last.page || line.y0 - last.y1 > WRAP_GAP * last.height || isAttribute(cell.text)) break;
+    if (line.page !== last.page || line.y0 - last.y1 > WRAP_GAP * last.height || isAttribute(cell.text) || cell.cut) break;
     parts.push(cell);
     last = line;
   }
@@ -146,12 +146,13 @@ function joinWrapped(lines: readonly PlacedLine[], start: number, column: number
   return { value, number: undefined, words: parts.flatMap((part) => part.words), score: binding.score * (parts.length > 1 ? 0.95 : 1), alternatives: [] };
 }
 
-/** The k-th line a row prints in a column whose heading stacks labels, counted from the anchor line on. */
+/** The k-th line of a row, from its anchor line on, in a column whose heading stacks labels. */
 function stackedValue(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
-  const lines = row.lines.map((line, index) => (index >= row.anchor && line.cells[binding.column] ? index : -1)).filter((index) => index >= 0);
-  const at = lines[binding.stack];
+  const printed = row.lines.filter((line, index) => index >= row.anchor && line.cells[binding.column]).length;
   // a row that prints one line in the column: the labels were one heading wrapped ("Positions- / betrag"), the column one value
-  if (at === undefined) return lines.length === 1 && binding.stack > 0 ? readBinding(row, { ...binding, stack: -1 }, context) : undefined;
+  if (printed <= 1 && binding.stack > 0) return readBinding(row, { ...binding, stack: -1 }, context);
+  const at = row.anchor + binding.stack;
+  if (!row.lines[at]?.cells[binding.column]) return undefined;
   if (binding.field.facet === 'item-name') return joinWrapped(row.lines, at, binding.column, binding, context);
   const cell = row.lines[at]!.cells[binding.column]!;
   const value = readCell(cell.text, binding.field, context);

@@ -14,7 +14,7 @@ import { bindByFigures, cellScore, checkRows } from './arithmetic.js';
 import { readBody } from './body.js';
 import type { ReadContext } from './cells.js';
 import { itemFields, type ItemField } from './fields.js';
-import { bindingScore, headerAt, mayBeHeading, namesColumns, readPhrase, type TableHeader } from './header.js';
+import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './header.js';
 import { itemOf, readRow, type ReadRow } from './rows.js';
 
 export interface TableOptions {
@@ -78,7 +78,7 @@ export function findHeaders(lines: readonly RuleLine[], fields: readonly ItemFie
   const found: TableHeader[] = [];
   for (let position = 0; position < lines.length; position++) {
     const line = lines[position]!;
-    if (line.eInvoice || !mayBeHeading(line) || !(namesColumns(line) || namesFieldsLoosely(line, fields, needed))) continue;
+    if (line.eInvoice || !mayHead(line) || !(namesColumns(line) || namesFieldsLoosely(line, fields, needed))) continue;
     const header = headerAt(lines, position, fields);
     if (!header || header.matched < needed) continue;
     const previous = found[found.length - 1];
