@@ -66,14 +66,28 @@ function swapped(cell: CellValue, chosen: CellValue['alternatives'][number]): Ce
 
 /** How many lines below a table its totals may be printed. */
 const TOTALS_REACH = 80;
+/** Trailing rows weighed as the document's own lines of figures (allowances, a totals table) rather than items. */
+const MAX_TRAILING = 20;
 
-/** The figures printed from `from` on (the totals under a table), as cents. */
-function printedBelow(lines: readonly RuleLine[], from: number): Set<number> {
-  const cents = new Set<number>();
-  for (let at = from; at < lines.length && at < from + TOTALS_REACH; at++) {
-    for (const found of findNumbers(lines[at]!.text)) if (typeof found.value === 'number') cents.add(Math.round(Math.abs(found.value) * 100));
+/** The figures printed on the lines from `from` on (the totals under a table), as cents; each line read once. */
+class PrintedFigures {
+  private readonly byLine = new Map<number, number[]>();
+
+  constructor(private readonly lines: readonly RuleLine[]) {}
+
+  has(cents: number, from: number): boolean {
+    for (let at = from; at < this.lines.length && at < from + TOTALS_REACH; at++) if (this.on(at).includes(cents)) return true;
+    return false;
   }
-  return cents;
+
+  private on(at: number): number[] {
+    let figures = this.byLine.get(at);
+    if (!figures) {
+      figures = findNumbers(this.lines[at]!.text).flatMap((found) => (typeof found.value === 'number' ? [Math.round(Math.abs(found.value) * 100)] : []));
+      this.byLine.set(at, figures);
+    }
+    return figures;
+  }
 }
 
 function sumOf(rows: readonly ReadRow[], amount: ItemField): number | undefined {
@@ -88,33 +102,44 @@ function sumOf(rows: readonly ReadRow[], amount: ItemField): number | undefined 
   return count > 0 ? sum : undefined;
 }
 
-/** A row that prints neither quantity nor price where the table's other rows print both. */
-function isPartial(read: ReadRow, roles: Roles): boolean {
-  return [roles.quantity, roles.price].every((field) => !field || read.values.get(field)?.number === undefined);
+/** The position of a row's last line in the document. */
+function lastPosition(read: ReadRow): number {
+  return read.row.lines[read.row.lines.length - 1]!.position;
+}
+
+/** The properties of quantity, price and amount a row prints a figure for. */
+function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
+  return new Set([roles.quantity, roles.price, roles.amount].filter((field): field is ItemField => field !== undefined && read.values.get(field)?.number !== undefined));
 }
 
 /**
  * Rows checked: each row's product, then the table's sum. When the sum of
- * all rows is printed nowhere below but the sum without the trailing rows
- * that print no quantity and no price is, those rows are the document's
- * allowances and charges printed under the lines, not lines.
+ * all rows is printed nowhere below them but the sum of the rows before
+ * some trailing ones is, and each of those trailing rows lacks a figure
+ * every row before prints (no quantity, no price), they are the document's
+ * allowances, charges or totals printed under the lines, not lines.
  */
-export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], lines: readonly RuleLine[], end: number): Checked {
+export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], lines: readonly RuleLine[]): Checked {
   const roles = rolesOf(fields);
   let kept = [...rows];
   const fits = kept.map((read) => fitRow(read, roles));
   if (!roles.amount || kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
-  const printed = printedBelow(lines, end);
-  const isPrinted = (sum: number | undefined): boolean => sum !== undefined && printed.has(Math.round(Math.abs(sum) * 100));
-  let sumConfirmed = isPrinted(sumOf(kept, roles.amount));
+  const printed = new PrintedFigures(lines);
+  const isPrinted = (upTo: number): boolean => {
+    const sum = sumOf(kept.slice(0, upTo), roles.amount!);
+    return sum !== undefined && printed.has(Math.round(Math.abs(sum) * 100), lastPosition(kept[upTo - 1]!) + 1);
+  };
+  let sumConfirmed = isPrinted(kept.length);
   if (!sumConfirmed && (roles.quantity || roles.price)) {
-    let full = kept.length;
-    while (full > 0 && isPartial(kept[full - 1]!, roles)) full--;
-    const fullRows = kept.slice(0, full);
-    if (full > 0 && full < kept.length && fullRows.filter((read) => !isPartial(read, roles)).length >= 1 && isPrinted(sumOf(fullRows, roles.amount))) {
-      kept = fullRows;
-      fits.length = full;
-      sumConfirmed = true;
+    for (let upTo = kept.length - 1; upTo >= 1 && upTo >= kept.length - MAX_TRAILING; upTo--) {
+      const common = kept.slice(0, upTo).map((read) => printedRoles(read, roles)).reduce((a, b) => new Set([...a].filter((field) => b.has(field))));
+      const lacking = kept.slice(upTo).every((read) => [...common].some((field) => read.values.get(field)?.number === undefined));
+      if (lacking && isPrinted(upTo)) {
+        kept = kept.slice(0, upTo);
+        fits.length = upTo;
+        sumConfirmed = true;
+        break;
+      }
     }
   }
   return { rows: kept, fits, sumConfirmed };

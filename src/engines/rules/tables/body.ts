@@ -79,7 +79,8 @@ export function readBody(context: BodyContext): TableBody {
     const values = valuesOf(placed);
     if (placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
     // "Subtotal 63.50", "VAT 20%  12.70", a title such as "Belegsummen"; not "Bruttopreis: 1,50" beside a row's name
-    const summaryPlace = values.length === 0 ? !hasFigure(placed) : values.length <= 2 && placed.cells[amountColumn] !== undefined && /\d/.test(placed.cells[amountColumn]!.text);
+    const figures = placed.cells.filter((cell, index) => index !== amountColumn && cell !== undefined && readNumberCell(cell.text) !== undefined).length;
+    const summaryPlace = holdsNumber(placed, amountColumn) ? figures <= 1 : !placed.cells.some((cell) => cell !== undefined && /\d/.test(cell.text));
     if (summaryPlace && isSummary(line, context.stops)) break;
     if (values.length === 0 && isOtherHeading(line, context.fields)) break;
     if (placed.spanning && values.length === 0) continue;
@@ -90,9 +91,6 @@ export function readBody(context: BodyContext): TableBody {
   return { rows: groupRows(placedLines, header, valueColumns, valuesOf), valueColumns, end: at };
 }
 
-function hasFigure(placed: PlacedLine): boolean {
-  return placed.cells.some((cell) => cell !== undefined && /\d[.,]\d/.test(cell.text));
-}
 
 export function holdsNumber(placed: PlacedLine, column: number): boolean {
   const cell = placed.cells[column];

@@ -62,6 +62,8 @@ export interface TableHeader {
   bindings: Binding[];
   /** Properties named by their own heading. */
   matched: number;
+  /** Of those, the ones the block's main line names alone. */
+  own: number;
 }
 
 export interface PhraseReading {
@@ -89,7 +91,7 @@ const UNASKED_SHARE = 0.5;
 const MAX_ABOVE = 5;
 const MAX_BELOW = 5;
 /** Lines of one heading block lie closer than this share of a line's height. */
-const BLOCK_GAP = 0.5;
+const BLOCK_GAP = 0.25;
 
 const NO_READING: PhraseReading = { facet: undefined, certainty: 0 };
 const READING_CACHE_LIMIT = 5000;
@@ -290,7 +292,10 @@ export function headerAt(lines: readonly RuleLine[], position: number, fields: r
   let last = position;
   while (last + 1 < lines.length && last - position < MAX_BELOW && near(lines[last]!, lines[last + 1]!, lines[last + 1]!)) last++;
   const columns: Column[] = [];
-  const stacks: HeaderLabel[][] = headingLabels(main, fields).map((label) => [label]);
+  const mainLabels = headingLabels(main, fields);
+  const own = bindFields(mainLabels.map((label) => columnOf([label])), fields).filter((binding) => binding.direct).length;
+  if (own === 0) return undefined;
+  const stacks: HeaderLabel[][] = mainLabels.map((label) => [label]);
   for (let at = first; at <= last; at++) {
     if (at === position) continue;
     for (const label of headingLabels(lines[at]!, fields)) {
@@ -314,7 +319,7 @@ export function headerAt(lines: readonly RuleLine[], position: number, fields: r
   const matched = bindings.filter((binding) => binding.direct).length;
   if (matched === 0) return undefined;
   const y1 = maxOf(lines.slice(first, last + 1), (line) => lineBand(line).y1);
-  return { first, last, page: main.page, y1, lineHeight: height, columns, bindings, matched };
+  return { first, last, page: main.page, y1, lineHeight: height, columns, bindings, matched, own };
 }
 
 /**

@@ -64,7 +64,10 @@ function readBinding(row: Row, binding: Binding, context: ReadContext): CellValu
     return undefined;
   }
   const found: Array<{ value: unknown; number: number; words: WordRef[]; rank: number }> = [];
-  order.forEach((index, position) => {
+  // what the anchor line prints in the column, legible or not, is the row's value: another line's figure is no stand-in for a misread one
+  const own = row.lines[row.anchor]!.cells[binding.column];
+  const lines = own && !readNumberCell(own.text) ? [] : order;
+  lines.forEach((index, position) => {
     const cell = row.lines[index]!.cells[binding.column];
     if (!cell) return;
     const number = readNumberCell(cell.text);
@@ -97,30 +100,27 @@ function byNearness(row: Row): number[] {
   return order;
 }
 
-/** The name: its first line (on the anchor line, else the nearest above it, else below), and the lines it wraps onto. */
+/**
+ * The name: it starts on the anchor line, unless the lines printed close
+ * above the anchor are the row's own (they hold its other figures, or the
+ * anchor prints no name or only a detail such as "Work team (AOP): ..."),
+ * then on the first of them that prints one; with the lines it wraps onto.
+ */
 function nameValue(row: Row, binding: Binding, context: ReadContext): CellValue | undefined {
   const column = binding.column;
-  const withText = row.lines.map((line, index) => (line.cells[column] ? index : -1)).filter((index) => index >= 0);
-  if (withText.length === 0) return undefined;
-  let start = withText.includes(row.anchor) ? row.anchor : -1;
+  const lines = row.lines;
+  let top = row.anchor;
+  while (top > 0 && lines[top - 1]!.page === lines[top]!.page && lines[top]!.y0 - lines[top - 1]!.y1 <= WRAP_GAP * lines[top]!.height) top--;
+  const own = lines[row.anchor]!.cells[column];
+  const figuresAbove = lines.slice(top, row.anchor).some((line) => line.cells.some((cell, index) => index !== column && cell !== undefined && readNumberCell(cell.text) !== undefined));
+  let start = own && !isAttribute(own.text) && !figuresAbove ? row.anchor : -1;
+  for (let index = top; start < 0 && index <= row.anchor; index++) if (lines[index]!.cells[column]) start = index;
   if (start < 0) {
-    // a name printed above its figures starts where the block of lines above the anchor starts
-    const above = withText.filter((index) => index < row.anchor);
-    start = above.length > 0 ? firstOfBlock(row.lines, above) : withText[0]!;
+    // no name close to the figures: the nearest one printed above them, else below
+    for (let index = row.anchor - 1; start < 0 && index >= 0; index--) if (lines[index]!.cells[column]) start = index;
+    for (let index = row.anchor + 1; start < 0 && index < lines.length; index++) if (lines[index]!.cells[column]) start = index;
   }
-  return joinWrapped(row.lines, start, column, binding, context);
-}
-
-/** The first of the name lines above the anchor that follow each other closely, counting back from the last. */
-function firstOfBlock(lines: readonly PlacedLine[], above: readonly number[]): number {
-  let first = above[above.length - 1]!;
-  for (let k = above.length - 2; k >= 0; k--) {
-    const upper = lines[above[k]!]!;
-    const lower = lines[first]!;
-    if (lower.y0 - upper.y1 > WRAP_GAP * lower.height) break;
-    first = above[k]!;
-  }
-  return first;
+  return start < 0 ? undefined : joinWrapped(lines, start, column, binding, context);
 }
 
 function isAttribute(text: string): boolean {

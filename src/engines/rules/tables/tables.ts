@@ -38,7 +38,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
     const body = readBody({ lines, header, fields, stops, limit });
     const bound = { ...header, bindings: [...header.bindings, ...bindByFigures(header, body.rows, fields)] };
     const read = body.rows.map((row) => readRow(row, bound, context));
-    const checked = checkRows(read, fields, lines, body.end);
+    const checked = checkRows(read, fields, lines);
     checked.rows.forEach((row, k) => addItem(row, fields, checked.fits[k]!, checked.sumConfirmed, items, provenance));
   });
   return { items, provenance };
@@ -83,8 +83,8 @@ export function findHeaders(lines: readonly RuleLine[], fields: readonly ItemFie
     if (!header || header.matched < needed) continue;
     const previous = found[found.length - 1];
     if (previous && header.first <= previous.last) {
-      // the same block found from another of its lines: keep the reading that names most, then the one that takes in most lines
-      const better = header.matched - previous.matched || header.last - header.first - (previous.last - previous.first);
+      // the same block found from another of its lines: keep the reading that names most, from its main line most, then the one that takes in most lines
+      const better = header.matched - previous.matched || header.own - previous.own || header.last - header.first - (previous.last - previous.first);
       if (better > 0) found[found.length - 1] = header;
       continue;
     }
