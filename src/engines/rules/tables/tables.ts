@@ -11,7 +11,8 @@ import { childPointer } from '../../../util/json-pointer.js';
 import { EVERY_LANGUAGE, labelsOf, phraseLabels, type ReadingLanguages } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { bindByFigures, cellScore, checkRows } from './arithmetic.js';
-import { readBody } from './body.js';
+import { isSummary, readBody } from './body.js';
+import { headerlessTables } from './headerless.js';
 import type { ReadContext } from './cells.js';
 import { itemFields, type ItemField } from './fields.js';
 import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './header.js';
@@ -30,8 +31,11 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   const provenance: Provenance = new Map();
   const fields = itemFields(itemView, root, languages);
   if (fields.length === 0) return { items: [], provenance };
-  const headers = findHeaders(lines, fields);
   const stops = summaryLabels(languages);
+  let headers = findHeaders(lines, fields);
+  // without a heading, runs of rows of one shape, taken only when their amounts add up to a printed total
+  const headed = headers.length > 0;
+  if (!headed) headers = headerlessTables(lines, fields, (line) => isSummary(line, stops));
   const items: Record<string, unknown>[] = [];
   headers.forEach((header, index) => {
     const limit = headers[index + 1]?.first ?? lines.length;
@@ -39,6 +43,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
     const bound = { ...header, bindings: [...header.bindings, ...bindByFigures(header, body.rows, fields)] };
     const read = body.rows.map((row) => readRow(row, bound, context));
     const checked = checkRows(read, fields, lines);
+    if (!headed && !checked.sumConfirmed) return;
     checked.rows.forEach((row, k) => addItem(row, fields, checked.fits[k]!, checked.sumConfirmed, items, provenance));
   });
   return { items, provenance };
