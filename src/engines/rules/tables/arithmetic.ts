@@ -11,7 +11,8 @@ import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import type { Row } from './body.js';
 import { readNumberCell } from './cells.js';
-import { AMOUNT_FACETS, type ItemField } from './fields.js';
+import { AMOUNT_FACETS, isNumeric, type ItemField } from './fields.js';
+import { maxOf } from '../../../util/extremes.js';
 import type { Binding, TableHeader } from './header.js';
 import type { CellValue, ReadRow } from './rows.js';
 
@@ -30,17 +31,21 @@ function near(a: number, b: number): boolean {
   return Math.abs(Math.abs(a) - Math.abs(b)) <= Math.max(0.011, 0.0005 * Math.abs(b));
 }
 
+export type Role = 'quantity' | 'price' | 'amount';
+
 interface Roles {
   quantity: ItemField | undefined;
   price: ItemField | undefined;
   amount: ItemField | undefined;
 }
 
-export function rolesOf(fields: readonly ItemField[]): Roles {
+/** Which properties are the quantity, the unit price and the line's amount: by their facet, or as the sums bound them (Binding.role). */
+export function rolesOf(fields: readonly ItemField[], bindings: readonly Binding[] = []): Roles {
+  const bound = (role: Role): ItemField | undefined => bindings.find((binding) => binding.role === role)?.field;
   return {
-    quantity: fields.find((field) => field.facet === 'quantity'),
-    price: fields.find((field) => field.facet === 'unit-price'),
-    amount: fields.find((field) => field.facet === 'line-net' || field.facet === 'line-gross'),
+    quantity: fields.find((field) => field.facet === 'quantity') ?? bound('quantity'),
+    price: fields.find((field) => field.facet === 'unit-price') ?? bound('price'),
+    amount: fields.find((field) => field.facet === 'line-net' || field.facet === 'line-gross') ?? bound('amount'),
   };
 }
 
@@ -119,8 +124,8 @@ function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
  * every row before prints (no quantity, no price), they are the document's
  * allowances, charges or totals printed under the lines, not lines.
  */
-export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], lines: readonly RuleLine[]): Checked {
-  const roles = rolesOf(fields);
+export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], bindings: readonly Binding[], lines: readonly RuleLine[]): Checked {
+  const roles = rolesOf(fields, bindings);
   let kept = [...rows];
   const fits = kept.map((read) => fitRow(read, roles));
   if (!roles.amount || kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
@@ -162,31 +167,39 @@ function figureAt(row: Row, column: number): number | undefined {
 
 /**
  * Quantity, price or amount the heading does not name ("Prix HT" read by no
- * glossary), taken from the columns no property holds: the one whose
- * figures make quantity times price the amount in most rows; for the
- * amount, else the last column of figures.
+ * glossary, "How many were billed" read as no facet), taken from the
+ * columns no property holds: the one whose figures make quantity times
+ * price the amount in most rows. A property of the role's facet may also
+ * take, for the amount, the last free column of figures, and a unit price
+ * the line's amount when the schema asks for no amount (a receipt's price
+ * is what the line costs).
  */
 export function bindByFigures(header: TableHeader, rows: readonly Row[], fields: readonly ItemField[]): Binding[] {
-  const roles = rolesOf(fields);
   const added: Binding[] = [];
-  const columnOf = (field: ItemField | undefined): number | undefined => [...header.bindings, ...added].find((b) => b.field === field)?.column;
-  const taken = (column: number): boolean => [...header.bindings, ...added].some((b) => b.column === column);
+  const all = (): Binding[] => [...header.bindings, ...added];
+  const bound = (field: ItemField): boolean => all().some((b) => b.field === field);
+  const roles = rolesOf(fields);
+  const columnOf = (role: Role): number | undefined => {
+    const field = roles[role] ?? added.find((b) => b.role === role)?.field;
+    return field === undefined ? undefined : all().find((b) => b.field === field)?.column;
+  };
+  const taken = (column: number): boolean => all().some((b) => b.column === column);
+  const figured = (index: number): boolean => rows.filter((row) => figureAt(row, index) !== undefined).length * 2 >= rows.length;
   for (const role of ['amount', 'price', 'quantity'] as const) {
-    const field = roles[role];
-    if (!field || columnOf(field) !== undefined) continue;
+    const own = roles[role];
+    const candidates = own ? (bound(own) ? [] : [own]) : fields.filter((field) => isNumeric(field) && field.facet === undefined && !bound(field));
+    if (candidates.length === 0) continue;
     const free = header.columns
       .map((column, index) => ({ column, index }))
-      .filter(({ column, index }) => !taken(index) && (column.reading.facet === undefined || AMOUNT_FACETS.has(column.reading.facet) || column.reading.facet === 'quantity'))
-      .filter(({ index }) => rows.filter((row) => figureAt(row, index) !== undefined).length * 2 >= rows.length)
+      .filter(({ column, index }) => !taken(index) && (column.reading.facet === undefined || AMOUNT_FACETS.has(column.reading.facet) || column.reading.facet === 'quantity') && figured(index))
       .map(({ index }) => index);
     let best: { column: number; agree: number } | undefined;
     for (const column of free) {
       let agree = 0;
       let checked = 0;
       for (const row of rows) {
-        const figure = (of: 'quantity' | 'price' | 'amount'): number | undefined => {
-          if (of === role) return figureAt(row, column);
-          const at = columnOf(roles[of]);
+        const figure = (of: Role): number | undefined => {
+          const at = of === role ? column : columnOf(of);
           return at === undefined ? undefined : figureAt(row, at);
         };
         const q = figure('quantity');
@@ -198,10 +211,16 @@ export function bindByFigures(header: TableHeader, rows: readonly Row[], fields:
       }
       if (agree > 0 && agree * 2 >= checked && (!best || agree > best.agree)) best = { column, agree };
     }
-    if (best) added.push({ field, column: best.column, stack: -1, score: 0.7, direct: false });
-    else if (role === 'amount' && free.length > 0 && free[free.length - 1]! > Math.max(-1, ...header.bindings.map((b) => b.column))) {
-      added.push({ field, column: free[free.length - 1]!, stack: -1, score: 0.5, direct: false });
+    const field = candidates[0]!;
+    if (best) added.push({ field, column: best.column, stack: -1, score: 0.7, direct: false, role });
+    else if (own && role === 'amount' && free.length > 0 && free[free.length - 1]! > maxOf(header.bindings, (b) => b.column)) {
+      added.push({ field, column: free[free.length - 1]!, stack: -1, score: 0.5, direct: false, role });
     }
+  }
+  const price = roles.price;
+  if (price && !bound(price) && !roles.amount && !added.some((b) => b.role === 'amount')) {
+    const amount = header.columns.findIndex((column, index) => !taken(index) && (column.reading.facet === 'line-net' || column.reading.facet === 'line-gross') && figured(index));
+    if (amount >= 0) added.push({ field: price, column: amount, stack: -1, score: 0.6, direct: false, role: 'price' });
   }
   return added;
 }

@@ -48,6 +48,8 @@ export interface Binding {
   score: number;
   /** Named by its own heading, not taken as the only column left of its kind. */
   direct: boolean;
+  /** The part it plays in the row's product, when the sums bound a property no facet names (arithmetic.ts). */
+  role?: 'quantity' | 'price' | 'amount';
 }
 
 export interface TableHeader {
@@ -299,6 +301,9 @@ export function headerAt(lines: readonly RuleLine[], position: number, fields: r
   for (let at = first; at <= last; at++) {
     if (at === position) continue;
     for (const label of headingLabels(lines[at]!, fields)) {
+      // a label over two columns ("Preis (EUR)" over "Einzel" and "Gesamt") groups them; it names neither
+      const spanned = stacks.slice(0, mainLabels.length).filter((stack) => overlap(stack[0]!, label) >= 0.6 * (stack[0]!.x1 - stack[0]!.x0)).length;
+      if (spanned >= 2) continue;
       let best = -1;
       let bestOverlap = 0;
       stacks.forEach((stack, index) => {

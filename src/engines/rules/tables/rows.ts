@@ -11,7 +11,8 @@ import type { WordRef } from '../../../document/document.js';
 import { setOwn } from '../../../extract/schema-walk.js';
 import { readCell, readNumberCell, type ReadContext } from './cells.js';
 import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './fields.js';
-import type { Binding, TableHeader } from './header.js';
+import { bindingScore, MIN_BINDING, readPhrase, type Binding, type TableHeader } from './header.js';
+import { tokenize } from '../../../meaning/words.js';
 import type { ColumnCell, PlacedLine } from './layout.js';
 import type { Row } from './body.js';
 
@@ -38,13 +39,19 @@ const MAX_NAME_LINES = 3;
 const WRAP_GAP = 0.5;
 /** "Verpackung: Karton", "* Anzahl Packstücke: 4", "- Feuerversicherung", an article number or GTIN alone: not more of the name. */
 const ATTRIBUTE = /^\s*(?:[*•·▪–-]\s|\(?\p{L}[\p{L}\p{N}\p{M} .'/()-]{0,30}\)?\s*:)/u;
-const CODE_ONLY = /^\(?[\p{L}\p{N}][\p{L}\p{N}\-_/.]*\)?$/u;
+/** "Art.-Nr. 4711-0815", "EAN 4006381333931", "GTIN:598785412598745", "ZS997": a code after at most two words of its label. */
+const CODE_LINE = /^\(?((?:\p{L}[\p{L}.#°/-]*\s?){0,2}?)\s*:?\s*([\p{L}\p{N}][\p{L}\p{N}_/.-]{2,})\)?$/u;
 
-export function readRow(row: Row, header: TableHeader, context: ReadContext): ReadRow {
+export function readRow(row: Row, header: TableHeader, fields: readonly ItemField[], context: ReadContext): ReadRow {
   const values = new Map<ItemField, CellValue>();
   for (const binding of header.bindings) {
     const value = readBinding(row, binding, context);
     if (value) values.set(binding.field, value);
+  }
+  for (const field of fields) {
+    if (values.has(field) || header.bindings.some((binding) => binding.field === field)) continue;
+    const value = field.kind === 'identifier' ? codeValue(row, field, context) : field.facet === 'unit' ? unitValue(row, header, values) : undefined;
+    if (value) values.set(field, value);
   }
   return { values, row };
 }
@@ -124,7 +131,38 @@ function nameValue(row: Row, binding: Binding, context: ReadContext): CellValue 
 }
 
 function isAttribute(text: string): boolean {
-  return ATTRIBUTE.test(text) || (CODE_ONLY.test(text.trim()) && /\d/.test(text));
+  return ATTRIBUTE.test(text) || codeLine(text) !== undefined;
+}
+
+/** A line that prints a code and its label: the code has four characters or more and a digit, and is no measure ("100ml", "250g"). */
+function codeLine(text: string): { label: string; code: string } | undefined {
+  const match = CODE_LINE.exec(text.trim());
+  if (!match) return undefined;
+  const code = match[2]!;
+  if (code.length < 4 || !/\d/.test(code) || /^\d+(?:[.,]\d+)?\p{Ll}{1,3}$/u.test(code)) return undefined;
+  return { label: match[1]!.trim(), code };
+}
+
+/**
+ * An identifier the table has no column for (an article number, a GTIN),
+ * from a line of the row that prints it with its label ("Art.-Nr.
+ * 4711-0815"), or a GTIN by its digits.
+ */
+function codeValue(row: Row, field: ItemField, context: ReadContext): CellValue | undefined {
+  for (const line of row.lines) {
+    for (const cell of line.cells) {
+      if (!cell) continue;
+      const code = codeLine(cell.text);
+      if (!code) continue;
+      const tokens = tokenize(code.label);
+      const named = tokens.length > 0 && bindingScore(field, tokens, readPhrase(tokens.map((token) => token.norm))) >= MIN_BINDING;
+      const gtin = field.facet === 'gtin' && /^(?:\d{8}|\d{12,14})$/.test(code.code);
+      if (!named && !gtin) continue;
+      const value = readCell(code.code, field, context);
+      if (value !== null) return { value, number: undefined, words: cell.words, score: 0.8, alternatives: [] };
+    }
+  }
+  return undefined;
 }
 
 /** A name from line `start`, with the lines below it that wrap it (close, in its column, not an attribute), at most MAX_NAME_LINES. */
@@ -159,6 +197,15 @@ function stackedValue(row: Row, binding: Binding, context: ReadContext): CellVal
   if (value === null) return undefined;
   const number = isNumeric(binding.field) ? readNumberCell(cell.text)?.value : undefined;
   return { value, number, words: cell.words, score: binding.score, alternatives: [] };
+}
+
+/** A unit printed with the quantity ("10 Stk", "2,5 Std", "3 m²") for a unit the table has no column for. */
+function unitValue(row: Row, header: TableHeader, values: ReadonlyMap<ItemField, CellValue>): CellValue | undefined {
+  const quantity = [...values.keys()].find((field) => field.facet === 'quantity');
+  const binding = header.bindings.find((b) => b.field === quantity);
+  const cell = quantity && binding ? row.lines.map((line) => line.cells[binding.column]).find((c) => c && readNumberCell(c.text)?.unit !== undefined) : undefined;
+  const unit = cell ? readNumberCell(cell.text)?.unit : undefined;
+  return unit && cell ? { value: unit, number: undefined, words: cell.words.slice(-1), score: 0.8, alternatives: [] } : undefined;
 }
 
 /** The item as the schema asks: every property, null where the row has no value of it. */

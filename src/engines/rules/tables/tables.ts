@@ -41,8 +41,8 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
     const limit = headers[index + 1]?.first ?? lines.length;
     const body = readBody({ lines, header, fields, stops, limit });
     const bound = { ...header, bindings: [...header.bindings, ...bindByFigures(header, body.rows, fields)] };
-    const read = body.rows.map((row) => readRow(row, bound, context));
-    const checked = checkRows(read, fields, lines);
+    const read = body.rows.map((row) => readRow(row, bound, fields, context));
+    const checked = checkRows(read, fields, bound.bindings, lines);
     if (!headed && !checked.sumConfirmed) return;
     checked.rows.forEach((row, k) => addItem(row, fields, checked.fits[k]!, checked.sumConfirmed, items, provenance));
   });
