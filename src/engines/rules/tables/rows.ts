@@ -48,9 +48,10 @@ export function readRow(row: Row, header: TableHeader, fields: readonly ItemFiel
     const value = readBinding(row, binding, context);
     if (value) values.set(binding.field, value);
   }
+  const unboundCodes = fields.filter((field) => field.kind === 'identifier' && !header.bindings.some((binding) => binding.field === field));
   for (const field of fields) {
     if (values.has(field) || header.bindings.some((binding) => binding.field === field)) continue;
-    const value = field.kind === 'identifier' ? codeValue(row, field, context) : field.facet === 'unit' ? unitValue(row, header, values) : undefined;
+    const value = field.kind === 'identifier' ? codeValue(row, field, unboundCodes.length === 1, context) : field.facet === 'unit' ? unitValue(row, header, values) : undefined;
     if (value) values.set(field, value);
   }
   return { values, row };
@@ -139,7 +140,8 @@ function codeLine(text: string): { label: string; code: string } | undefined {
   const match = CODE_LINE.exec(text.trim());
   if (!match) return undefined;
   const code = match[2]!;
-  if (code.length < 4 || !/\d/.test(code) || /^\d+(?:[.,]\d+)?\p{Ll}{1,3}$/u.test(code)) return undefined;
+  // a measure ("100ml") or a figure ("1,00", "1.250") is no code
+  if (code.length < 4 || !/\d/.test(code) || /^\d+(?:[.,]\d+)?\p{Ll}{1,3}$/u.test(code) || /^\d{1,3}(?:[.,']\d{3})*(?:[.,]\d+)?$/.test(code)) return undefined;
   return { label: match[1]!.trim(), code };
 }
 
@@ -148,21 +150,25 @@ function codeLine(text: string): { label: string; code: string } | undefined {
  * from a line of the row that prints it with its label ("Art.-Nr.
  * 4711-0815"), or a GTIN by its digits.
  */
-function codeValue(row: Row, field: ItemField, context: ReadContext): CellValue | undefined {
+function codeValue(row: Row, field: ItemField, alone: boolean, context: ReadContext): CellValue | undefined {
+  const codes: Array<{ code: string; words: WordRef[]; score: number }> = [];
   for (const line of row.lines) {
     for (const cell of line.cells) {
-      if (!cell) continue;
-      const code = codeLine(cell.text);
-      if (!code) continue;
+      const code = cell && codeLine(cell.text);
+      if (!cell || !code) continue;
       const tokens = tokenize(code.label);
-      const named = tokens.length > 0 && bindingScore(field, tokens, readPhrase(tokens.map((token) => token.norm))) >= MIN_BINDING;
-      const gtin = field.facet === 'gtin' && /^(?:\d{8}|\d{12,14})$/.test(code.code);
-      if (!named && !gtin) continue;
-      const value = readCell(code.code, field, context);
-      if (value !== null) return { value, number: undefined, words: cell.words, score: 0.8, alternatives: [] };
+      const reading = readPhrase(tokens.map((token) => token.norm));
+      const named = tokens.length > 0 && bindingScore(field, tokens, reading) >= MIN_BINDING;
+      const gtin = /^(?:\d{8}|\d{12,14})$/.test(code.code);
+      if (named || (field.facet === 'gtin' && gtin)) codes.push({ code: code.code, words: cell.words, score: 0.8 });
+      // the only code the row prints beside its name, for the only identifier the schema asks for: a GTIN is no article number
+      else if (alone && field.facet !== 'gtin' && !gtin && (reading.facet === undefined || reading.facet === field.facet || reading.certainty < 0.9)) codes.push({ code: code.code, words: cell.words, score: 0.6 });
     }
   }
-  return undefined;
+  const best = codes.sort((a, b) => b.score - a.score)[0];
+  if (!best || (best.score < 0.8 && codes.length > 1)) return undefined;
+  const value = readCell(best.code, field, context);
+  return value === null ? undefined : { value, number: undefined, words: best.words, score: best.score, alternatives: [] };
 }
 
 /** A name from line `start`, with the lines below it that wrap it (close, in its column, not an attribute), at most MAX_NAME_LINES. */
