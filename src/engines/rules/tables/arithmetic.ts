@@ -9,8 +9,8 @@
  */
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
-import type { Row } from './body.js';
-import { readNumberCell } from './cells.js';
+import { summaryFacet, type Row } from './body.js';
+import { figureOf } from './layout.js';
 import { AMOUNT_FACETS, isNumeric, type ItemField } from './fields.js';
 import { maxOf } from '../../../util/extremes.js';
 import type { Binding, TableHeader } from './header.js';
@@ -42,10 +42,12 @@ interface Roles {
 /** Which properties are the quantity, the unit price and the line's amount: by their facet, or as the sums bound them (Binding.role). */
 export function rolesOf(fields: readonly ItemField[], bindings: readonly Binding[] = []): Roles {
   const bound = (role: Role): ItemField | undefined => bindings.find((binding) => binding.role === role)?.field;
+  const asOther = (field: ItemField, role: Role): boolean => bindings.some((binding) => binding.field === field && binding.role !== undefined && binding.role !== role);
+  const byFacet = (role: Role, facets: readonly string[]): ItemField | undefined => fields.find((field) => field.facet !== undefined && facets.includes(field.facet) && !asOther(field, role));
   return {
-    quantity: fields.find((field) => field.facet === 'quantity') ?? bound('quantity'),
-    price: fields.find((field) => field.facet === 'unit-price') ?? bound('price'),
-    amount: fields.find((field) => field.facet === 'line-net' || field.facet === 'line-gross') ?? bound('amount'),
+    quantity: byFacet('quantity', ['quantity']) ?? bound('quantity'),
+    price: byFacet('price', ['unit-price']) ?? bound('price'),
+    amount: byFacet('amount', ['line-net', 'line-gross']) ?? bound('amount'),
   };
 }
 
@@ -80,9 +82,10 @@ class PrintedFigures {
 
   constructor(private readonly lines: readonly RuleLine[]) {}
 
-  has(cents: number, from: number): boolean {
-    for (let at = from; at < this.lines.length && at < from + TOTALS_REACH; at++) if (this.on(at).includes(cents)) return true;
-    return false;
+  /** The position of the first line from `from` on that prints the figure. */
+  find(cents: number, from: number): number | undefined {
+    for (let at = from; at < this.lines.length && at < from + TOTALS_REACH; at++) if (this.on(at).includes(cents)) return at;
+    return undefined;
   }
 
   private on(at: number): number[] {
@@ -95,16 +98,16 @@ class PrintedFigures {
   }
 }
 
-function sumOf(rows: readonly ReadRow[], amount: ItemField): number | undefined {
-  let sum = 0;
-  let count = 0;
+/** The sum of the amounts of the first k rows, for every k (undefined while none prints one). */
+function prefixSums(rows: readonly ReadRow[], amount: ItemField): Array<number | undefined> {
+  const sums: Array<number | undefined> = [undefined];
+  let sum: number | undefined;
   for (const read of rows) {
     const value = read.values.get(amount)?.number;
-    if (value === undefined) continue;
-    sum += value;
-    count++;
+    if (value !== undefined) sum = (sum ?? 0) + value;
+    sums.push(sum);
   }
-  return count > 0 ? sum : undefined;
+  return sums;
 }
 
 /** The position of a row's last line in the document. */
@@ -119,10 +122,12 @@ function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
 
 /**
  * Rows checked: each row's product, then the table's sum. When the sum of
- * all rows is printed nowhere below them but the sum of the rows before
- * some trailing ones is, and each of those trailing rows lacks a figure
- * every row before prints (no quantity, no price), they are the document's
- * allowances, charges or totals printed under the lines, not lines.
+ * all rows is printed nowhere below them (or only as a total other than the
+ * sum of the lines) but the sum of the rows before some trailing ones is
+ * (as the sum of the lines, when the whole sum is printed too), and each of
+ * those trailing rows lacks a figure every row before prints (no quantity,
+ * no price), they are the document's allowances, charges or totals printed
+ * under the lines, not lines.
  */
 export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], bindings: readonly Binding[], lines: readonly RuleLine[]): Checked {
   const roles = rolesOf(fields, bindings);
@@ -130,21 +135,28 @@ export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[]
   const fits = kept.map((read) => fitRow(read, roles));
   if (!roles.amount || kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
   const printed = new PrintedFigures(lines);
-  const isPrinted = (upTo: number): boolean => {
-    const sum = sumOf(kept.slice(0, upTo), roles.amount!);
-    return sum !== undefined && printed.has(Math.round(Math.abs(sum) * 100), lastPosition(kept[upTo - 1]!) + 1);
+  // sums of the first k rows, and the roles every one of them prints a figure for, each worked out once
+  const sums = prefixSums(kept, roles.amount!);
+  const common: Array<Set<ItemField>> = [];
+  kept.forEach((read, k) => common.push(k === 0 ? printedRoles(read, roles) : new Set([...common[k - 1]!].filter((field) => printedRoles(read, roles).has(field)))));
+  /** Where the sum of the first `upTo` rows is printed below them, if it is. */
+  const printedAt = (upTo: number): number | undefined => {
+    const sum = sums[upTo];
+    return sum === undefined ? undefined : printed.find(Math.round(Math.abs(sum) * 100), lastPosition(kept[upTo - 1]!) + 1);
   };
-  let sumConfirmed = isPrinted(kept.length);
-  if (!sumConfirmed && (roles.quantity || roles.price)) {
+  const whole = printedAt(kept.length);
+  let sumConfirmed = whole !== undefined;
+  // the sum of all rows printed as the sum of the lines settles it; printed as another total (with the charges below the lines), a sum of the lines without them may still be printed
+  if ((whole === undefined || summaryFacet(lines[whole]!) !== 'line-total') && (roles.quantity || roles.price)) {
     for (let upTo = kept.length - 1; upTo >= 1 && upTo >= kept.length - MAX_TRAILING; upTo--) {
-      const common = kept.slice(0, upTo).map((read) => printedRoles(read, roles)).reduce((a, b) => new Set([...a].filter((field) => b.has(field))));
-      const lacking = kept.slice(upTo).every((read) => [...common].some((field) => read.values.get(field)?.number === undefined));
-      if (lacking && isPrinted(upTo)) {
-        kept = kept.slice(0, upTo);
-        fits.length = upTo;
-        sumConfirmed = true;
-        break;
-      }
+      const lacking = kept.slice(upTo).every((read) => [...common[upTo - 1]!].some((field) => read.values.get(field)?.number === undefined));
+      if (!lacking) continue;
+      const at = printedAt(upTo);
+      if (at === undefined || (whole !== undefined && summaryFacet(lines[at]!) !== 'line-total')) continue;
+      kept = kept.slice(0, upTo);
+      fits.length = upTo;
+      sumConfirmed = true;
+      break;
     }
   }
   return { rows: kept, fits, sumConfirmed };
@@ -161,8 +173,7 @@ export function cellScore(cell: CellValue, fit: Fit, sumConfirmed: boolean, fiel
 
 /** The figure a row prints on its anchor line in a column. */
 function figureAt(row: Row, column: number): number | undefined {
-  const cell = row.lines[row.anchor]!.cells[column];
-  return cell ? readNumberCell(cell.text)?.value : undefined;
+  return figureOf(row.lines[row.anchor]!.cells[column])?.value;
 }
 
 /**
@@ -220,7 +231,7 @@ export function bindByFigures(header: TableHeader, rows: readonly Row[], fields:
   const price = roles.price;
   if (price && !bound(price) && !roles.amount && !added.some((b) => b.role === 'amount')) {
     const amount = header.columns.findIndex((column, index) => !taken(index) && (column.reading.facet === 'line-net' || column.reading.facet === 'line-gross') && figured(index));
-    if (amount >= 0) added.push({ field: price, column: amount, stack: -1, score: 0.6, direct: false, role: 'price' });
+    if (amount >= 0) added.push({ field: price, column: amount, stack: -1, score: 0.6, direct: false, role: 'amount' });
   }
   return added;
 }

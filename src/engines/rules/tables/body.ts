@@ -11,10 +11,10 @@
 import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { meaningOf } from '../../../meaning/meaning.js';
+import type { Token } from '../../../meaning/words.js';
 import { isNumeric, VALUE_FACETS, type ItemField } from './fields.js';
 import { headingLabels, mayHead, namesColumns, type TableHeader } from './header.js';
-import { placeLine, zoneEdges, type PlacedLine } from './layout.js';
-import { readNumberCell } from './cells.js';
+import { figureOf, placeLine, zoneEdges, type PlacedLine } from './layout.js';
 import { isHeadingWord } from './vocabulary.js';
 
 export interface Row {
@@ -38,7 +38,7 @@ const CONTINUATION_LINES = 30;
 /** Facets of a summary line: totals, taxes, amounts due. */
 const SUMMARY_FACETS = new Set(['line-total', 'net-total', 'subtotal', 'tax-total', 'gross-total', 'total', 'paid-amount', 'rounding', 'amount-due', 'taxable-amount']);
 const SUMMARY_CACHE_LIMIT = 5000;
-const summaryReadings = new Map<string, boolean>();
+const summaryReadings = new Map<string, string>();
 
 export interface BodyContext {
   lines: readonly RuleLine[];
@@ -62,7 +62,8 @@ export function readBody(context: BodyContext): TableBody {
   const amountColumn = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross')?.column ?? header.columns.length - 1;
   const placedLines: PlacedLine[] = [];
   let page = header.page;
-  let lastBottom = header.y1;
+  // the bottom of the last line read on this page (none yet after a page break)
+  let lastBottom: number | undefined = header.y1;
   let at = header.last + 1;
   for (; at < context.limit; at++) {
     const line = lines[at]!;
@@ -72,14 +73,14 @@ export function readBody(context: BodyContext): TableBody {
       if (next === undefined) break;
       at = next - 1;
       page = lines[next]!.page;
-      lastBottom = -Infinity;
+      lastBottom = undefined;
       continue;
     }
     const placed = placeLine(line, at, header.columns, edges);
     const values = valuesOf(placed);
-    if (placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
+    if (lastBottom !== undefined && placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
     // "Subtotal 63.50", "VAT 20%  12.70", a title such as "Belegsummen"; not "Bruttopreis: 1,50" beside a row's name
-    const figures = placed.cells.filter((cell, index) => index !== amountColumn && cell !== undefined && readNumberCell(cell.text) !== undefined).length;
+    const figures = placed.cells.filter((cell, index) => index !== amountColumn && figureOf(cell) !== undefined).length;
     const summaryPlace = holdsNumber(placed, amountColumn) ? figures <= 1 : !placed.cells.some((cell) => cell !== undefined && /\d/.test(cell.text));
     if (summaryPlace && isSummary(line, context.stops)) break;
     if (values.length === 0 && isOtherHeading(line, context.fields)) break;
@@ -94,7 +95,7 @@ export function readBody(context: BodyContext): TableBody {
 
 export function holdsNumber(placed: PlacedLine, column: number): boolean {
   const cell = placed.cells[column];
-  return cell !== undefined && readNumberCell(cell.text) !== undefined;
+  return figureOf(cell) !== undefined;
 }
 
 /** Where the rows go on after a page break: the first line with two figures, unless a heading or a summary comes first. */
@@ -109,28 +110,37 @@ function continuation(context: BodyContext, from: number, edges: readonly number
   return undefined;
 }
 
+/** The words of a line's first cell, without figures: a summary line's label. */
+function leadingTokens(line: RuleLine): Token[] {
+  const first = line.cells[0];
+  return first ? line.tokens.filter((token) => token.start >= first.start && token.end <= first.end && !/^\d/.test(token.norm)) : [];
+}
+
 /** "Subtotal 63.50", "Summe netto", "Positionssumme", "TVA 20%": a line of totals, by its first words. */
 export function isSummary(line: RuleLine, stops: readonly string[][]): boolean {
-  const first = line.cells[0];
-  if (!first) return false;
-  const tokens = line.tokens.filter((token) => token.start >= first.start && token.end <= first.end && !/^\d/.test(token.norm));
+  const tokens = leadingTokens(line);
   if (tokens.length === 0) return false;
   const labelled = stops.some((label) => {
     const match = matchPhrase(tokens, label);
     return match !== undefined && match.score >= 0.85 && match.first === 0 && tokens.length <= label.length + 2;
   });
-  if (labelled) return true;
+  return labelled || summaryFacet(line) !== undefined;
+}
+
+/** Which of the document's totals a line's label names ("Lines total": the sum of the line amounts), by the meaning layer. */
+export function summaryFacet(line: RuleLine): string | undefined {
+  const tokens = leadingTokens(line);
   const head = tokens.slice(0, 5).map((token) => token.norm);
-  if (tokens.length > 5 || !head.some(isHeadingWord)) return false;
+  if (tokens.length === 0 || tokens.length > 5 || !head.some(isHeadingWord)) return undefined;
   const key = head.join(' ');
-  let summary = summaryReadings.get(key);
-  if (summary === undefined) {
+  let facet = summaryReadings.get(key);
+  if (facet === undefined) {
     const meaning = meaningOf({ name: key, description: '', types: [], path: [], inItems: false });
-    summary = meaning.facet !== undefined && meaning.certainty >= 0.75 && SUMMARY_FACETS.has(meaning.facet.id);
+    facet = meaning.facet !== undefined && meaning.certainty >= 0.75 && SUMMARY_FACETS.has(meaning.facet.id) ? meaning.facet.id : '';
     if (summaryReadings.size >= SUMMARY_CACHE_LIMIT) summaryReadings.clear();
-    summaryReadings.set(key, summary);
+    summaryReadings.set(key, facet);
   }
-  return summary;
+  return facet === '' ? undefined : facet;
 }
 
 /** The heading of another table (a VAT breakdown's "Steuersatz  Basisbetrag  Steuerbetrag"): two labels with a facet, no figures. */
@@ -165,6 +175,7 @@ function groupRows(placed: readonly PlacedLine[], header: TableHeader, valueColu
     // a table without figures: each line a row
     return placed.map((line) => ({ lines: [line], anchor: 0 }));
   }
+  const nameColumn = header.bindings.find((b) => b.field.facet === 'item-name')?.column;
   const rows: Row[] = anchors.map(() => ({ lines: [], anchor: 0 }));
   // lines before the first anchor are printed above it (its name, its article number)
   for (let i = 0; i < anchors[0]!; i++) rows[0]!.lines.push(placed[i]!);
@@ -174,7 +185,8 @@ function groupRows(placed: readonly PlacedLine[], header: TableHeader, valueColu
     row.lines.push(placed[anchor]!);
     const nextAnchor = anchors[k + 1];
     const until = nextAnchor ?? placed.length;
-    const split = nextAnchor === undefined ? until : splitBetween(placed, anchor, nextAnchor);
+    const filled = new Set(row.lines.flatMap((line) => valueColumns.filter((column) => holdsNumber(line, column))));
+    const split = nextAnchor === undefined ? until : splitBetween(placed, anchor, nextAnchor, valueColumns, nameColumn, filled);
     for (let i = anchor + 1; i < split; i++) row.lines.push(placed[i]!);
     for (let i = split; i < until; i++) rows[k + 1]!.lines.push(placed[i]!);
   });
@@ -183,10 +195,12 @@ function groupRows(placed: readonly PlacedLine[], header: TableHeader, valueColu
 
 /**
  * The first of the lines between two anchors that belongs to the second:
- * after the widest gap when it stands out (a block per row), else none
- * (what follows a row continues it: a wrapped name, an article number).
+ * after the widest gap when it stands out (a block per row); else the first
+ * that prints a name and a figure the row already has (a row's first line
+ * above its amount); else none (what follows a row continues it: a wrapped
+ * name, an article number).
  */
-function splitBetween(placed: readonly PlacedLine[], from: number, to: number): number {
+function splitBetween(placed: readonly PlacedLine[], from: number, to: number, valueColumns: readonly number[], nameColumn: number | undefined, filled: Set<number>): number {
   if (to - from < 2) return to;
   let widest = -1;
   let widestGap = -Infinity;
@@ -205,5 +219,13 @@ function splitBetween(placed: readonly PlacedLine[], from: number, to: number): 
   }
   const height = placed[from]!.height;
   const standsOut = widestGap >= 0.25 * height && widestGap >= second + 0.25 * height;
-  return standsOut ? widest + 1 : to;
+  if (standsOut) return widest + 1;
+  // evenly spaced: a line with a name and a figure the row already has (its price, its quantity) opens the next row
+  for (let i = from + 1; i < to; i++) {
+    const line = placed[i]!;
+    const figures = valueColumns.filter((column) => holdsNumber(line, column));
+    if (nameColumn !== undefined && line.cells[nameColumn] !== undefined && figures.some((column) => filled.has(column))) return i;
+    for (const column of figures) filled.add(column);
+  }
+  return to;
 }

@@ -25,14 +25,16 @@ export interface NumberCell {
 /** "(Brut: 65,00)", "Bruttopreis : 1,5000", "(Net): 60,00": a label, a colon, the value. */
 const CELL_LABEL = /^\(?\s*(\p{L}[\p{L}\p{M} .'-]{0,40}?)\s*\)?\s*:\s*/u;
 /** A short mark after a value, in brackets: "-1,00 (RE)". */
-const TRAILING_MARK = /\s*\(\p{L}{1,4}\)\s*$/u;
+const TRAILING_MARK = /\s+\(\p{L}{1,4}\)\s*$/u;
 /** A unit after a quantity: letters, with dots, brackets, a slash or a superscript ("Stk.", "Tag(e)", "m²", "Unit(s)", "kg/h"). */
 const UNIT = /^[\p{L}][\p{L}\p{M}.()/²³]{0,14}$/u;
 const MAX_CELL = 60;
 /** The digits of a figure, with a sign before or after and brackets. */
 const FIGURE = /[-\u2212(]?\s?\d(?:[\d.,'\u2019\u00a0\u202f]|\s(?=\d{3}(?!\d)))*-?\)?/u;
-/** What may stand beside a figure in its cell: a currency, a unit, a percent sign ("EUR", "Stk.", "Liter(s)", "€/Stk."). */
-const MAX_BESIDE = 12;
+/** What may stand before a figure in its cell: a currency ("EUR", "€", "US$", "Rs."). */
+const BEFORE_FIGURE = /^(?:\p{Sc}|\p{Lu}{1,3}\$?|Rs\.?)?$/u;
+/** And after it: a currency, a percent sign, a unit ("€", "%", "Stk.", "Liter(s)", "m²", "€/Stk."). */
+const AFTER_FIGURE = /^(?:\p{Sc}|EUR|USD|GBP|CHF)?\s?(?:[\p{L}%/][\p{L}\p{M}.()/²³]{0,9})?$/u;
 const SPLIT_DECIMALS = /^([-\u2212]?\d{1,3}[.,])\s(\d{2,4}(?!\d))/u;
 
 /** A cell's number, with its label and unit; undefined when the cell holds no single number. */
@@ -55,8 +57,8 @@ export function readNumberCell(text: string): NumberCell | undefined {
   const printed = digits[0].trim();
   const before = rest.slice(0, digits.index).trim();
   const after = rest.slice(digits.index + digits[0].length).trim();
-  // a figure stands nearly alone: a sign, a currency or a unit beside it, not a sentence around it ("bis spätestens 23.12. garantiert")
-  if (`${before} ${after}`.trim().length > MAX_BESIDE || /\d/.test(before) || /\d/.test(after.replace(/[²³]/g, ''))) return undefined;
+  // a figure stands alone: a currency before it, a currency, percent sign or unit after it; not a name ("WASHER 5PC") nor a sentence around it
+  if (!BEFORE_FIGURE.test(before) || !AFTER_FIGURE.test(after)) return undefined;
   // an article number or a GTIN is no figure
   const bare = printed.replace(/[^\d.,]/g, '');
   if (/^0\d/.test(bare) || /^\d{9,}$/.test(bare)) return undefined;

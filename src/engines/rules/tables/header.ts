@@ -93,7 +93,7 @@ const UNASKED_SHARE = 0.5;
 const MAX_ABOVE = 5;
 const MAX_BELOW = 5;
 /** Lines of one heading block lie closer than this share of a line's height. */
-const BLOCK_GAP = 0.25;
+const BLOCK_GAP = 0.2;
 
 const NO_READING: PhraseReading = { facet: undefined, certainty: 0 };
 const READING_CACHE_LIMIT = 5000;
@@ -106,7 +106,8 @@ const readings = new Map<string, PhraseReading>();
  */
 export function readPhrase(norms: readonly string[]): PhraseReading {
   if (!norms.some(isHeadingWord)) return NO_READING;
-  const key = norms.join(' ');
+  // a name loses its signs when read as words: "MwSt %" is the VAT percent, not the VAT
+  const key = norms.map((norm) => (norm === '%' ? 'percent' : norm)).join(' ');
   const known = readings.get(key);
   if (known) return known;
   const meaning = meaningOf({ name: key, description: '', types: [], path: [], inItems: true });
@@ -116,8 +117,25 @@ export function readPhrase(norms: readonly string[]): PhraseReading {
   return reading;
 }
 
+/** Scores worked out per property and label: the same labels come back on every page and every row that prints a code. */
+const scores = new WeakMap<ItemField, Map<string, number>>();
+const SCORE_CACHE_LIMIT = 2000;
+
 /** How well a label names a property: its facet, else the property's own label words (any language's). */
 export function bindingScore(field: ItemField, tokens: readonly Token[], reading: PhraseReading): number {
+  let known = scores.get(field);
+  if (!known) scores.set(field, (known = new Map()));
+  const key = `${reading.facet ?? ''}:${reading.certainty}:${tokens.map((token) => token.norm).join(' ')}`;
+  let score = known.get(key);
+  if (score === undefined) {
+    score = scoreBinding(field, tokens, reading);
+    if (known.size >= SCORE_CACHE_LIMIT) known.clear();
+    known.set(key, score);
+  }
+  return score;
+}
+
+function scoreBinding(field: ItemField, tokens: readonly Token[], reading: PhraseReading): number {
   let best = field.facet !== undefined && reading.facet === field.facet ? Math.min(1, reading.certainty + 0.08) : 0;
   if (tokens.length === 0 || tokens.length > 2 * MAX_LABEL_WORDS) return best;
   // a label the meaning layer reads surely as something else is not this property because a word of it matches
@@ -175,12 +193,14 @@ function labelOf(words: readonly RuleWord[]): HeaderLabel {
     y0: minOf(words, (w) => w.y0),
     y1: maxOf(words, (w) => w.y1),
     words: words.map((word) => word.ref),
-    ...readPhrase(tokens.map((token) => token.norm)),
+    // a label has no figures (the one digit OCR puts into a heading line reads as nothing)
+    ...(/\d/.test(text) ? NO_READING : readPhrase(tokens.map((token) => token.norm))),
   };
 }
 
 /** How much a label is worth as a column: the best property it names, or (for a column none asks for) its facet at a share. */
 function labelValue(label: HeaderLabel, fields: readonly ItemField[]): number {
+  if (/\d/.test(label.text)) return 0;
   let value = label.facet ? UNASKED_SHARE * label.certainty : 0;
   for (const field of fields) value = Math.max(value, bindingScore(field, label.tokens, label));
   return value;

@@ -9,7 +9,7 @@
 import type { WordRef } from '../../../document/document.js';
 import type { RuleLine, RuleWord } from '../core/lines.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
-import { readNumberCell } from './cells.js';
+import { readNumberCell, type NumberCell } from './cells.js';
 import { lineHeight, type Column } from './header.js';
 
 export interface ColumnCell {
@@ -19,6 +19,15 @@ export interface ColumnCell {
   x1: number;
   /** Part of a printed cell that runs on into the next column (a note across the table, not a name's wrapped line). */
   cut: boolean;
+  /** The cell read as a figure, once (null: it is none). */
+  figure?: NumberCell | null;
+}
+
+/** A cell's figure: read once, asked for by every step (the key column, the summary test, the row's values). */
+export function figureOf(cell: ColumnCell | undefined): NumberCell | undefined {
+  if (!cell) return undefined;
+  if (cell.figure === undefined) cell.figure = readNumberCell(cell.text) ?? null;
+  return cell.figure ?? undefined;
 }
 
 export interface PlacedLine {

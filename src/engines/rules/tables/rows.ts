@@ -9,11 +9,11 @@
  */
 import type { WordRef } from '../../../document/document.js';
 import { setOwn } from '../../../extract/schema-walk.js';
-import { readCell, readNumberCell, type ReadContext } from './cells.js';
+import { readCell, type ReadContext } from './cells.js';
 import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './fields.js';
 import { bindingScore, MIN_BINDING, readPhrase, type Binding, type TableHeader } from './header.js';
 import { tokenize } from '../../../meaning/words.js';
-import type { ColumnCell, PlacedLine } from './layout.js';
+import { figureOf, type ColumnCell, type PlacedLine } from './layout.js';
 import type { Row } from './body.js';
 
 /** A value read for a property, with what the sums may choose instead. */
@@ -74,11 +74,11 @@ function readBinding(row: Row, binding: Binding, context: ReadContext): CellValu
   const found: Array<{ value: unknown; number: number; words: WordRef[]; rank: number }> = [];
   // what the anchor line prints in the column, legible or not, is the row's value: another line's figure is no stand-in for a misread one
   const own = row.lines[row.anchor]!.cells[binding.column];
-  const lines = own && !readNumberCell(own.text) ? [] : order;
+  const lines = own && !figureOf(own) ? [] : order;
   lines.forEach((index, position) => {
     const cell = row.lines[index]!.cells[binding.column];
     if (!cell) return;
-    const number = readNumberCell(cell.text);
+    const number = figureOf(cell);
     const value = number ? readCell(cell.text, field, context) : null;
     if (!number || value === null) return;
     const rank = labelRank(number.labelFacet, field);
@@ -120,7 +120,7 @@ function nameValue(row: Row, binding: Binding, context: ReadContext): CellValue 
   let top = row.anchor;
   while (top > 0 && lines[top - 1]!.page === lines[top]!.page && lines[top]!.y0 - lines[top - 1]!.y1 <= WRAP_GAP * lines[top]!.height) top--;
   const own = lines[row.anchor]!.cells[column];
-  const figuresAbove = lines.slice(top, row.anchor).some((line) => line.cells.some((cell, index) => index !== column && cell !== undefined && readNumberCell(cell.text) !== undefined));
+  const figuresAbove = lines.slice(top, row.anchor).some((line) => line.cells.some((cell, index) => index !== column && figureOf(cell) !== undefined));
   let start = own && !isAttribute(own.text) && !figuresAbove ? row.anchor : -1;
   for (let index = top; start < 0 && index <= row.anchor; index++) if (lines[index]!.cells[column]) start = index;
   if (start < 0) {
@@ -201,7 +201,7 @@ function stackedValue(row: Row, binding: Binding, context: ReadContext): CellVal
   const cell = row.lines[at]!.cells[binding.column]!;
   const value = readCell(cell.text, binding.field, context);
   if (value === null) return undefined;
-  const number = isNumeric(binding.field) ? readNumberCell(cell.text)?.value : undefined;
+  const number = isNumeric(binding.field) ? figureOf(cell)?.value : undefined;
   return { value, number, words: cell.words, score: binding.score, alternatives: [] };
 }
 
@@ -209,8 +209,8 @@ function stackedValue(row: Row, binding: Binding, context: ReadContext): CellVal
 function unitValue(row: Row, header: TableHeader, values: ReadonlyMap<ItemField, CellValue>): CellValue | undefined {
   const quantity = [...values.keys()].find((field) => field.facet === 'quantity');
   const binding = header.bindings.find((b) => b.field === quantity);
-  const cell = quantity && binding ? row.lines.map((line) => line.cells[binding.column]).find((c) => c && readNumberCell(c.text)?.unit !== undefined) : undefined;
-  const unit = cell ? readNumberCell(cell.text)?.unit : undefined;
+  const cell = quantity && binding ? row.lines.map((line) => line.cells[binding.column]).find((c) => figureOf(c)?.unit !== undefined) : undefined;
+  const unit = figureOf(cell)?.unit;
   return unit && cell ? { value: unit, number: undefined, words: cell.words.slice(-1), score: 0.8, alternatives: [] } : undefined;
 }
 
