@@ -171,9 +171,15 @@ export function cellScore(cell: CellValue, fit: Fit, sumConfirmed: boolean, fiel
   return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
 }
 
-/** The figure a row prints on its anchor line in a column. */
+/** The figure a row prints in a column: on its anchor line, else on the first of its lines that prints one there. */
 function figureAt(row: Row, column: number): number | undefined {
-  return figureOf(row.lines[row.anchor]!.cells[column])?.value;
+  const own = figureOf(row.lines[row.anchor]!.cells[column]);
+  if (own) return own.value;
+  for (const line of row.lines) {
+    const figure = figureOf(line.cells[column]);
+    if (figure) return figure.value;
+  }
+  return undefined;
 }
 
 /**
@@ -198,7 +204,9 @@ export function bindByFigures(header: TableHeader, rows: readonly Row[], fields:
   const figured = (index: number): boolean => rows.filter((row) => figureAt(row, index) !== undefined).length * 2 >= rows.length;
   for (const role of ['amount', 'price', 'quantity'] as const) {
     const own = roles[role];
-    const candidates = own ? (bound(own) ? [] : [own]) : fields.filter((field) => isNumeric(field) && field.facet === undefined && !bound(field));
+    // the role's own property; else one no facet names, or one whose facet another property already plays ("Gesamtpreis" read as a price)
+    const playing = new Set(Object.values(roles).filter((field) => field !== undefined && bound(field)).map((field) => field!.facet));
+    const candidates = own ? (bound(own) ? [] : [own]) : fields.filter((field) => isNumeric(field) && !bound(field) && (field.facet === undefined || playing.has(field.facet)));
     if (candidates.length === 0) continue;
     const free = header.columns
       .map((column, index) => ({ column, index }))
@@ -224,8 +232,11 @@ export function bindByFigures(header: TableHeader, rows: readonly Row[], fields:
     }
     const field = candidates[0]!;
     if (best) added.push({ field, column: best.column, stack: -1, score: 0.7, direct: false, role });
-    else if (own && role === 'amount' && free.length > 0 && free[free.length - 1]! > maxOf(header.bindings, (b) => b.column)) {
-      added.push({ field, column: free[free.length - 1]!, stack: -1, score: 0.5, direct: false, role });
+    else if (own && role === 'amount') {
+      // unchecked, only the last column of figures, and only one that no heading reads as a tax or a discount
+      const last = free[free.length - 1];
+      const facet = last === undefined ? undefined : header.columns[last]!.reading.facet;
+      if (last !== undefined && last > maxOf(header.bindings, (b) => b.column) && facet !== 'line-vat' && facet !== 'line-discount') added.push({ field, column: last, stack: -1, score: 0.5, direct: false, role });
     }
   }
   const price = roles.price;

@@ -59,7 +59,7 @@ export function readBody(context: BodyContext): TableBody {
   });
   const valuesOf = (placed: PlacedLine): number[] => valueColumns.filter((index) => holdsNumber(placed, index));
   // totals stand under the line amounts
-  const amountColumn = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross')?.column ?? header.columns.length - 1;
+  const amountColumn = (header.bindings.find((b) => b.role === 'amount') ?? header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross'))?.column ?? header.columns.length - 1;
   const placedLines: PlacedLine[] = [];
   let page = header.page;
   // the bottom of the last line read on this page (none yet after a page break)
@@ -151,7 +151,7 @@ function isOtherHeading(line: RuleLine, fields: readonly ItemField[]): boolean {
 
 /** The column whose value makes a line a row: the line's amount when the schema asks for it, else the value column most lines fill. */
 function keyColumn(placed: readonly PlacedLine[], header: TableHeader, valueColumns: readonly number[]): number | undefined {
-  const amount = header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross');
+  const amount = header.bindings.find((b) => b.role === 'amount') ?? header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross');
   if (amount) return amount.column;
   let best: number | undefined;
   let most = 0;

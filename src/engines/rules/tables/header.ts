@@ -13,7 +13,7 @@ import { tokenize, type Token } from '../../../meaning/words.js';
 import type { WordRef } from '../../../document/document.js';
 import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine, RuleWord } from '../core/lines.js';
-import { AMOUNT_FACETS, isNumeric, type ItemField } from './fields.js';
+import { isNumeric, type ItemField } from './fields.js';
 import { isHeadingWord } from './vocabulary.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
 
@@ -358,11 +358,13 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
   columns.forEach((column, index) => {
     const text = joinLabels(column.labels);
     const tokens = tokenize(text);
+    // a column of stacked labels that mean different things (an article number over the name) holds one value a line;
+    // else the column is what its labels say together, or what the one of them the meaning layer reads says ("TOTAL HT" over "(EUR)")
+    const facets = new Set(column.labels.map((label) => label.facet).filter((facet) => facet !== undefined));
     for (const field of fields) {
-      const whole = bindingScore(field, tokens, column.reading);
+      let whole = bindingScore(field, tokens, column.reading);
+      if (facets.size < 2 && column.labels.length > 1) for (const label of column.labels) if (label.facet !== undefined) whole = Math.max(whole, bindingScore(field, label.tokens, label));
       if (whole >= MIN_BINDING) pairs.push({ field, column: index, stack: -1, score: whole, direct: true });
-      // a column of stacked labels that mean different things (an article number over the name) holds one value a line
-      const facets = new Set(column.labels.map((label) => label.facet).filter((facet) => facet !== undefined));
       if (facets.size < 2) continue;
       column.labels.forEach((label, stack) => {
         const own = bindingScore(field, label.tokens, label);
@@ -387,8 +389,9 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
   }
   const free = (index: number): boolean => !bound.some((b) => b.column === index);
   for (const field of fields) {
-    if (bound.some((b) => b.field === field) || !isNumeric(field) || field.facet === undefined || !AMOUNT_FACETS.has(field.facet)) continue;
-    const money = columns.map((column, index) => ({ column, index })).filter(({ column, index }) => free(index) && column.reading.facet !== undefined && AMOUNT_FACETS.has(column.reading.facet));
+    const kin = field.facet === undefined ? undefined : KINDRED[field.facet];
+    if (bound.some((b) => b.field === field) || !isNumeric(field) || !kin) continue;
+    const money = columns.map((column, index) => ({ column, index })).filter(({ column, index }) => free(index) && column.reading.facet !== undefined && kin.includes(column.reading.facet));
     if (money.length === 0) continue;
     // the line's amount is printed last, a price before it
     const pick = field.facet === 'line-net' || field.facet === 'line-gross' ? money[money.length - 1]! : money[0]!;
@@ -396,3 +399,11 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
   }
   return bound;
 }
+
+/** The columns that may stand in for a property of a facet no heading names: a price for a price, an amount for an amount (never a VAT column). */
+const KINDRED: Readonly<Record<string, readonly string[]>> = {
+  'unit-price': ['unit-price', 'gross-price'],
+  'gross-price': ['gross-price', 'unit-price'],
+  'line-net': ['line-net', 'line-gross'],
+  'line-gross': ['line-gross', 'line-net'],
+};

@@ -39,8 +39,11 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   const items: Record<string, unknown>[] = [];
   headers.forEach((header, index) => {
     const limit = headers[index + 1]?.first ?? lines.length;
-    const body = readBody({ lines, header, fields, stops, limit });
-    const bound = { ...header, bindings: [...header.bindings, ...bindByFigures(header, body.rows, fields)] };
+    let body = readBody({ lines, header, fields, stops, limit });
+    const added = bindByFigures(header, body.rows, fields);
+    const bound = { ...header, bindings: [...header.bindings, ...added] };
+    // the line's amount found by the sums makes the rows anew: it is the figure each row prints once
+    if (added.some((binding) => binding.role === 'amount')) body = readBody({ lines, header: bound, fields, stops, limit });
     const read = body.rows.map((row) => readRow(row, bound, fields, context));
     const checked = checkRows(read, fields, bound.bindings, lines);
     if (!headed && !checked.sumConfirmed) return;
