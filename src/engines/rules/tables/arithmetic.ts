@@ -11,7 +11,7 @@ import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { summaryFacet, type Row } from './body.js';
 import { figureOf } from './layout.js';
-import { AMOUNT_FACETS, isNumeric, type ItemField } from './fields.js';
+import { isNumeric, type ItemField } from './fields.js';
 import { maxOf } from '../../../util/extremes.js';
 import type { Binding, TableHeader } from './header.js';
 import type { CellValue, ReadRow } from './rows.js';
@@ -171,6 +171,9 @@ export function cellScore(cell: CellValue, fit: Fit, sumConfirmed: boolean, fiel
   return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
 }
 
+/** Columns whose figures are no quantity, price or amount, whatever the sums say (a rate of 19 beside a price of 19). */
+const NOT_A_ROLE = new Set(['tax-rate', 'line-vat', 'line-discount']);
+
 /** The figure a row prints in a column: on its anchor line, else on the first of its lines that prints one there. */
 function figureAt(row: Row, column: number): number | undefined {
   const own = figureOf(row.lines[row.anchor]!.cells[column]);
@@ -210,7 +213,7 @@ export function bindByFigures(header: TableHeader, rows: readonly Row[], fields:
     if (candidates.length === 0) continue;
     const free = header.columns
       .map((column, index) => ({ column, index }))
-      .filter(({ column, index }) => !taken(index) && (column.reading.facet === undefined || AMOUNT_FACETS.has(column.reading.facet) || column.reading.facet === 'quantity') && figured(index))
+      .filter(({ column, index }) => !taken(index) && !NOT_A_ROLE.has(column.reading.facet ?? '') && figured(index))
       .map(({ index }) => index);
     let best: { column: number; agree: number } | undefined;
     for (const column of free) {
