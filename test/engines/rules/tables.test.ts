@@ -136,6 +136,30 @@ describe('table reader', () => {
     ]);
   });
 
+  it('follows columns that drift to the right down a scanned page', async () => {
+    const lines: LineSpec[] = [at([40, 'Description'], [260, 'Qty'], [330, 'Price'], [430, 'Amount'])];
+    const expected = [];
+    // each row 5 points further right: the last price ends where the amounts begin at the heading
+    for (let row = 0; row < 16; row++) {
+      const dx = 5 * row;
+      lines.push(at([40 + dx, `Item ${row + 1}`], [266 + dx, '2'], [336 + dx, '1.50'], [436 + dx, '3.00']));
+      expected.push({ description: `Item ${row + 1}`, quantity: 2, unit_price: 1.5, amount: 3 });
+    }
+    expect(await items(buildDocument(lines))).to.deep.equal(expected);
+  });
+
+  it('leaves out a total carried over a page break, at the foot of one page and the head of the next', async () => {
+    const document = buildDocument([
+      [at([40, 'Description'], [260, 'Qty'], [330, 'Price'], [430, 'Amount']), at([40, 'Cable ties'], [266, '5'], [336, '2.00'], [436, '10.00']), at([40, 'Wall plugs'], [266, '2'], [336, '4.50'], [442, '9.00']), at([40, 'Carried forward'], [436, '19.00'])],
+      [at([40, 'Brought forward'], [436, '19.00']), at([40, 'Screws 4x40'], [266, '3'], [336, '6.00'], [436, '18.00']), at([40, 'Subtotal'], [436, '37.00'])],
+    ]);
+    expect(await items(document)).to.deep.equal([
+      { description: 'Cable ties', quantity: 5, unit_price: 2, amount: 10 },
+      { description: 'Wall plugs', quantity: 2, unit_price: 4.5, amount: 9 },
+      { description: 'Screws 4x40', quantity: 3, unit_price: 6, amount: 18 },
+    ]);
+  });
+
   describe('the sums as evidence', () => {
     it('takes, of the figures a price column prints for a row, the one that makes quantity times price the amount', async () => {
       // the list price on the row's line, the net price below it

@@ -110,6 +110,29 @@ function prefixSums(rows: readonly ReadRow[], amount: ItemField): Array<number |
   return sums;
 }
 
+/**
+ * Rows that print only an amount, and the amount is the sum of the rows
+ * above them (two or more): a subtotal, or the total carried over a page
+ * break ("Übertrag", "Report", "Carried forward", printed at the foot of a
+ * page and again at the head of the next), not an item.
+ */
+function withoutRunningTotals(rows: readonly ReadRow[], roles: Roles): ReadRow[] {
+  const kept: ReadRow[] = [];
+  let sum = 0;
+  let counted = 0;
+  for (const read of rows) {
+    const amount = read.values.get(roles.amount!)?.number;
+    const onlyAmount = [roles.quantity, roles.price].every((field) => !field || field === roles.amount || read.values.get(field)?.number === undefined);
+    if (amount !== undefined && onlyAmount && counted >= 2 && Math.abs(amount - sum) < 0.005) continue;
+    kept.push(read);
+    if (amount !== undefined) {
+      sum += amount;
+      counted++;
+    }
+  }
+  return kept;
+}
+
 /** The position of a row's last line in the document. */
 function lastPosition(read: ReadRow): number {
   return read.row.lines[read.row.lines.length - 1]!.position;
@@ -131,9 +154,10 @@ function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
  */
 export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], bindings: readonly Binding[], lines: readonly RuleLine[]): Checked {
   const roles = rolesOf(fields, bindings);
-  let kept = [...rows];
+  if (!roles.amount) return { rows: [...rows], fits: rows.map((read) => fitRow(read, roles)), sumConfirmed: false };
+  let kept = withoutRunningTotals(rows, roles);
   const fits = kept.map((read) => fitRow(read, roles));
-  if (!roles.amount || kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
+  if (kept.length === 0) return { rows: kept, fits, sumConfirmed: false };
   const printed = new PrintedFigures(lines);
   // sums of the first k rows, and the roles every one of them prints a figure for, each worked out once
   const sums = prefixSums(kept, roles.amount!);

@@ -14,6 +14,7 @@ import { meaningOf } from '../../../meaning/meaning.js';
 import type { Token } from '../../../meaning/words.js';
 import { isNumeric, VALUE_FACETS, type ItemField } from './fields.js';
 import { headingLabels, mayHead, namesColumns, type TableHeader } from './header.js';
+import { Drift } from './drift.js';
 import { figureOf, placeLine, zoneEdges, type PlacedLine } from './layout.js';
 import { isHeadingWord } from './vocabulary.js';
 
@@ -61,6 +62,7 @@ export function readBody(context: BodyContext): TableBody {
   // totals stand under the line amounts
   const amountColumn = (header.bindings.find((b) => b.role === 'amount') ?? header.bindings.find((b) => b.field.facet === 'line-net' || b.field.facet === 'line-gross'))?.column ?? header.columns.length - 1;
   const placedLines: PlacedLine[] = [];
+  let drift = new Drift(valueColumns);
   let page = header.page;
   // the bottom of the last line read on this page (none yet after a page break)
   let lastBottom: number | undefined = header.y1;
@@ -74,9 +76,11 @@ export function readBody(context: BodyContext): TableBody {
       at = next - 1;
       page = lines[next]!.page;
       lastBottom = undefined;
+      // another page, scanned on its own: its columns drift their own way
+      drift = new Drift(valueColumns);
       continue;
     }
-    const placed = placeLine(line, at, header.columns, edges);
+    const placed = placeLine(line, at, header.columns, edges, drift.shift);
     const values = valuesOf(placed);
     if (lastBottom !== undefined && placed.y0 - lastBottom > END_GAP * Math.max(placed.height, header.lineHeight)) break;
     // "Subtotal 63.50", "VAT 20%  12.70", a title such as "Belegsummen"; not "Bruttopreis: 1,50" beside a row's name
@@ -88,6 +92,7 @@ export function readBody(context: BodyContext): TableBody {
     if (placed.cells.every((cell) => cell === undefined)) continue;
     placedLines.push(placed);
     lastBottom = placed.y1;
+    if (values.length >= 2) drift.observe(placed);
   }
   return { rows: groupRows(placedLines, header, valueColumns, valuesOf), valueColumns, end: at };
 }

@@ -78,10 +78,15 @@ const MAX_STRAY_CHARS = 3;
 /** A printed cell is cut at a zone's edge only where its words stand further apart than a space (about half a character). */
 const CUT_GAP = 0.75;
 
-export function placeLine(line: RuleLine, position: number, columns: readonly Column[], edges: readonly number[]): PlacedLine {
+/**
+ * The line's words under the columns; `shift` moves the columns right by
+ * that much (a scanned page's columns drift as they go down, drift.ts).
+ */
+export function placeLine(line: RuleLine, position: number, columns: readonly Column[], zoneEdges: readonly number[], shift = 0): PlacedLine {
   const height = lineHeight(line);
-  const left = columns[0]!.x0 - 2 * line.charWidth;
-  const right = columns[columns.length - 1]!.x1 + 2 * line.charWidth;
+  const edges = shift === 0 ? zoneEdges : zoneEdges.map((edge) => edge + shift);
+  const left = columns[0]!.x0 + shift - 2 * line.charWidth;
+  const right = columns[columns.length - 1]!.x1 + shift + 2 * line.charWidth;
   const cells: Array<ColumnCell | undefined> = columns.map(() => undefined);
   const kept: RuleWord[] = [];
   let spanning = false;
@@ -96,7 +101,7 @@ export function placeLine(line: RuleLine, position: number, columns: readonly Co
     const x1 = upright[upright.length - 1]!.x1;
     if ((x1 < left || x0 > right) && alnum(cell.text) <= MAX_STRAY_CHARS && !/\d[.,]\d/.test(cell.text)) continue;
     // a note across the table: one printed cell over three columns' middles (a row's cells are cut at the zones' edges)
-    const crossed = columns.filter((column) => x0 < (column.x0 + column.x1) / 2 && x1 > (column.x0 + column.x1) / 2).length;
+    const crossed = columns.filter((column) => x0 < (column.x0 + column.x1) / 2 + shift && x1 > (column.x0 + column.x1) / 2 + shift).length;
     if (crossed >= 3 && !readNumberCell(cell.text)) spanning = true;
     const runs = runsByZone(upright, edges, line.charWidth);
     for (const run of runs) {
