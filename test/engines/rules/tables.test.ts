@@ -203,20 +203,21 @@ describe('table reader', () => {
   });
 
   describe('any list of objects', () => {
-    it('reads a payment schedule: due dates in the caller\'s form, the total line not a row', async () => {
-      const schema = { type: 'object', properties: { instalments: { type: 'array', items: { type: 'object', properties: { due_date: { type: 'string', format: 'date' }, amount: { type: 'number' } } } } } };
+    it('reads a payment schedule: due dates in the caller\'s form, a status as the enum spells it, the total line not a row', async () => {
+      const instalment = { due_date: { type: 'string', format: 'date' }, amount: { type: 'number' }, status: { type: 'string', enum: ['paid', 'open'] } };
+      const schema = { type: 'object', properties: { instalments: { type: 'array', items: { type: 'object', properties: instalment } } } };
       const document = buildDocument([
         'Payment schedule',
-        at([40, 'Instalment'], [160, 'Due date'], [330, 'Amount']),
-        at([40, '1'], [160, '15/04/2024'], [330, '1,000.00']),
-        at([40, '2'], [160, '15/05/2024'], [330, '1,000.00']),
-        at([40, '3'], [160, '15/06/2024'], [342, '500.00']),
+        at([40, 'Instalment'], [160, 'Due date'], [330, 'Amount'], [420, 'Status']),
+        at([40, '1'], [160, '15/04/2024'], [330, '1,000.00'], [420, 'PAID']),
+        at([40, '2'], [160, '15/05/2024'], [330, '1,000.00'], [420, 'Open']),
+        at([40, '3'], [160, '15/06/2024'], [342, '500.00'], [420, 'Open']),
         at([40, 'Total'], [330, '2,500.00']),
       ]);
       expect((await extractFinal(engine, document, schema)).value['instalments']).to.deep.equal([
-        { due_date: '2024-04-15', amount: 1000 },
-        { due_date: '2024-05-15', amount: 1000 },
-        { due_date: '2024-06-15', amount: 500 },
+        { due_date: '2024-04-15', amount: 1000, status: 'paid' },
+        { due_date: '2024-05-15', amount: 1000, status: 'open' },
+        { due_date: '2024-06-15', amount: 500, status: 'open' },
       ]);
     });
 
