@@ -94,6 +94,8 @@ const MAX_ABOVE = 5;
 const MAX_BELOW = 5;
 /** Lines of one heading block lie closer than this share of a line's height. */
 const BLOCK_GAP = 0.2;
+/** A line of heading words joins the block across a line's ordinary leading. */
+const LEADING_GAP = 0.5;
 
 const NO_READING: PhraseReading = { facet: undefined, certainty: 0 };
 const READING_CACHE_LIMIT = 5000;
@@ -155,6 +157,12 @@ function scoreBinding(field: ItemField, tokens: readonly Token[], reading: Phras
 /** A line that may be printed with a heading: a few words, no digits. */
 export function mayBeHeading(line: RuleLine): boolean {
   return line.words.length <= MAX_HEADING_WORDS && !/\d/.test(line.text);
+}
+
+/** Every word of the line is a heading word (signs and words of one or two letters aside: "(EUR)", "in", "%"). */
+function madeOfHeadingWords(line: RuleLine): boolean {
+  const words = line.tokens.filter((token) => token.norm.length > 2 && !/^\p{Lu}{3}$/u.test(line.text.slice(token.start, token.end)));
+  return words.length > 0 && words.every((token) => isHeadingWord(token.norm));
 }
 
 /** A line that may be a heading itself: a few words, no figure, a digit in one word at most (OCR reads "MwSt-%" as "MwSt-8"). */
@@ -306,9 +314,13 @@ export function lineBand(line: RuleLine): { y0: number; y1: number } {
 export function headerAt(lines: readonly RuleLine[], position: number, fields: readonly ItemField[]): TableHeader | undefined {
   const main = lines[position]!;
   const height = lineHeight(main);
-  // `upper` printed right above `lower`, the one of them joining the block without figures
-  const near = (upper: RuleLine, lower: RuleLine, joining: RuleLine): boolean =>
-    upper.page === lower.page && mayBeHeading(joining) && lineBand(lower).y0 - lineBand(upper).y1 <= BLOCK_GAP * height && lineBand(upper).y0 < lineBand(lower).y0;
+  // `upper` printed right above `lower`, the one of them joining the block without figures; a line's leading
+  // apart only when it is made of heading words ("Einzel-" over "preis"), not a first row's name
+  const near = (upper: RuleLine, lower: RuleLine, joining: RuleLine): boolean => {
+    if (upper.page !== lower.page || !mayBeHeading(joining) || lineBand(upper).y0 >= lineBand(lower).y0) return false;
+    const gap = lineBand(lower).y0 - lineBand(upper).y1;
+    return gap <= BLOCK_GAP * height || (gap <= LEADING_GAP * height && madeOfHeadingWords(joining));
+  };
   let first = position;
   while (first > 0 && position - first < MAX_ABOVE && near(lines[first - 1]!, lines[first]!, lines[first - 1]!)) first--;
   let last = position;
