@@ -9,7 +9,8 @@
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
  * job queue's throughput and cost instead (bench/jobs.ts); `-- text-pdf`:
- * only the born-digital PDF against pdf.js alone.
+ * only the born-digital PDF against pdf.js alone; `-- formats`: only the cost
+ * of each input type without printed pages and of TIFF (bench/formats.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { loadImagePages } from '../src/ingest/image.js';
 import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr-choice.js';
 import { PAGE_SEGMENTATION_MODE, sharedPgm } from '../src/ingest/ocr/tesseract/page.js';
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
+import { benchFormats } from './bench/formats.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
 import { startServiceLikeNpmStart, type ServiceProcess } from './service-process.js';
@@ -344,6 +346,8 @@ async function main(): Promise<void> {
   if (jobs >= 0) return benchJobs(report, process.argv.slice(jobs + 1));
   // `npm run bench -- text-pdf`: only the born-digital PDF against pdf.js alone
   if (process.argv.includes('text-pdf')) return benchTextPdfAgainstPdfjs();
+  // `npm run bench -- formats`: only the input types without printed pages, and TIFF (bench/formats.ts)
+  if (process.argv.includes('formats')) return benchFormats(report);
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;
@@ -376,6 +380,8 @@ async function main(): Promise<void> {
   await benchHttp();
   await benchTextPdfAgainstPdfjs();
   await benchServiceRss();
+  process.stdout.write('\n');
+  await benchFormats(report);
   await benchLanguageModel(report);
   report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }

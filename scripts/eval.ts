@@ -340,7 +340,8 @@ async function runDocument(read: Read, dataset: Dataset, entry: Dataset['entries
     const askedAt = performance.now();
     const took = () => (performance.now() - askedAt) / 1000;
     if (!reading) {
-      paraphrases[paraphrase.name] = { ok: false, seconds: 0, status: run.ok ? null : run.status, message: `the document was not read: ${run.ok ? '' : run.message}` };
+      // reading failed (a bad file, a timeout): so does every paraphrase, for the same reason
+      paraphrases[paraphrase.name] = { ok: false, seconds: 0, ...(run.ok ? { status: null, message: 'the document was not read' } : { status: run.status, message: `the document was not read: ${run.message}` }) };
       continue;
     }
     try {

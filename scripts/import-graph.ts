@@ -20,7 +20,9 @@ const LAYERS: Record<string, string[]> = {
   'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
   // e-invoice XML: parsing and business terms, read into the page model; ingest finds it in PDFs and hands it over
   'ingest/einvoice': ['document', 'base'],
-  ingest: ['ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  // one reader per input type without printed pages, and the registry of every type; reuses the e-invoice XML sniff
+  'ingest/formats': ['ingest/einvoice', 'document', 'base'],
+  ingest: ['ingest/formats', 'ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
   extract: ['ingest', 'ingest/ocr', 'document', 'base'],
   // what each language prints and how callers name fields, as data: imports nothing
   'meaning/languages': [],
@@ -82,11 +84,14 @@ export function readImportGraph(srcDir: string): ImportGraph {
   return graph;
 }
 
-/** The layer of a module: its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
+/** Folders that count as base: helpers and worker-thread pools that know nothing of the service. */
+const BASE_FOLDERS = new Set(['util', 'threads']);
+
+/** The layer of a module: its folder under src/ (util and threads count as base), or ROOT_FILES for top-level files. */
 export function layerOf(file: string): string {
   const folder = dirname(file);
   if (folder === '.') return ROOT_FILES[file] ?? `unknown top-level file ${file}`;
-  if (folder === 'util') return 'base';
+  if (BASE_FOLDERS.has(folder)) return 'base';
   return folder;
 }
 

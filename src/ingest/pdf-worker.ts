@@ -1,5 +1,5 @@
 /**
- * Piscina worker: every pdf.js call happens here, because pdf.js parses and
+ * A pdf.js thread (pdf.ts's pool): every pdf.js call happens here, because pdf.js parses and
  * renders on the calling thread in Node and would block the event loop; so
  * does reading e-invoice XML (a PDF's attachment or a file of its own,
  * einvoice/), whose parsing grows with the bytes.
@@ -9,7 +9,6 @@
 // first: it keeps the thread's builtins before pdf.js's core-js replaces them (pdfjs-builtins.ts)
 import { restoreNativeBuiltins } from './pdfjs-builtins.js';
 import { BroadcastChannel } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
@@ -26,6 +25,7 @@ import { eInvoicePage } from './einvoice/page.js';
 import { readEInvoiceXml } from './einvoice/read.js';
 import { XmlProblem } from './einvoice/xml.js';
 import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from './warm-up-pdf.js';
+import { poolThreadData, serveTasks, transferred, type Transferred } from '../threads/serve-tasks.js';
 
 // Registering the worker module up front makes pdf.js use it in-thread (its
 // "fake worker") at once instead of importing it lazily on the first document.
@@ -193,25 +193,6 @@ function failureFrom(error: unknown): PdfFailure {
   return { kind: 'unreadable', reason: shortReason(error) };
 }
 
-/** Hands typed-array results to the main thread without copying them. */
-class Transferred<T extends object> {
-  constructor(
-    private readonly value: T,
-    private readonly buffers: ArrayBufferLike[],
-  ) {}
-  get [transferableSymbol](): ArrayBufferLike[] {
-    return this.buffers;
-  }
-  get [valueSymbol](): T {
-    return this.value;
-  }
-}
-
-function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
-  // Piscina unwraps the marker on its side of the thread boundary; the main thread receives `value`.
-  return move(new Transferred(value, buffers)) as unknown as T;
-}
-
 type TaskOutcome = PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>;
 
 /** A task's outcome and the buffers in it that are handed over rather than copied. */
@@ -244,7 +225,8 @@ async function settledTask(task: PdfTask): Promise<{ outcome: TaskOutcome; buffe
   }
 }
 
-export default async function runPdfTask(task: PdfTask): Promise<TaskOutcome> {
+/** A task's outcome, its typed arrays handed to the main thread without a copy. */
+async function runPdfTask(task: PdfTask): Promise<Transferred<TaskOutcome>> {
   const { outcome, buffers } = await settledTask(task);
   return transferred(outcome, buffers);
 }
@@ -271,11 +253,13 @@ async function warmUp({ warmUpReadings, maxStreamBytes }: PdfThreadData): Promis
   return { readings, ms: Math.round(performance.now() - started), ...(failure === undefined ? {} : { failure }) };
 }
 
-// piscina reports the thread ready, and hands it a task, once this module has loaded
-if (workerData) {
-  const data = workerData as PdfThreadData;
+/** The warm-up, reported on the pool's channel, before the thread says it is ready for its first task. */
+async function startThread(data: PdfThreadData): Promise<void> {
   const report = await warmUp(data);
   const channel = new BroadcastChannel(data.reportChannel);
   channel.postMessage(report);
   channel.close();
 }
+
+const threadData = poolThreadData<PdfThreadData>();
+serveTasks<PdfTask>({ start: () => (threadData ? startThread(threadData) : undefined), run: runPdfTask });

@@ -61,6 +61,8 @@ const MAX_DESCRIPTION_CHARS = 4000;
 
 /** Words that end a description's head ("Name of the customer ..." is a name; the rest says whose). */
 const HEAD_ENDS = new Set(['of', 'for', 'that', 'which', 'who', 'whose', 'from', 'to', 'in', 'on', 'as', 'by', 'at', 'under', 'where', 'when', 'whom']);
+/** Words that, alone, name many facets at once. */
+const GENERIC_WORDS = new Set(['number', 'id', 'identifier', 'code', 'reference', 'ref', 'name', 'value', 'amount', 'text', 'type', 'line', 'sum', 'price']);
 /** Words that never name anything. */
 const FILLER = new Set(['the', 'a', 'an', 's', 'its', 'their', 'this', 'own', 'or', 'and', 'is', 'are', 'any', 'each', 'all', 'field', 'value', 'property', 'data', 'info', 'information', 'detail', 'details']);
 
@@ -94,14 +96,16 @@ for (const [party, words] of Object.entries(PARTY_WORDS) as Array<[Party, (typeo
 }
 
 /** The facet whose phrase covers most of `words`; at a table's level its line facets come first, inside a party its party facets. */
-function bestFacet(words: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
+function bestFacet(words: readonly string[], level: Level, partyKnown: boolean, about: readonly string[] = []): FacetMatch | undefined {
   const present = new Set(words.map(stem));
+  const aboutStems = about.map(stem);
   let best: FacetMatch | undefined;
   let bestScore = 0;
   for (const { facet, phrases } of PREPARED) {
     if (facet.level !== undefined && facet.level !== level) continue;
     for (const phrase of phrases) {
       if (!phrase.every((word) => present.has(word))) continue;
+      if (aboutStems.length > 0 && !phrase.some((word) => aboutStems.includes(word))) continue;
       // a facet of the level read, or of the party read, wins a tie
       const score = phrase.length * 10 + (facet.level === level && level === 'line' ? 2 : 0) + (partyKnown && facet.ofParty ? 1 : 0);
       if (score > bestScore) {
@@ -125,13 +129,15 @@ const DESCRIPTION_JOINS = new Set([...NAME_JOINS, ...HEAD_ENDS]);
  * ("total amount without VAT" is a net total, "date from which the
  * agreement is effective" an effective date).
  */
-function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean): FacetMatch | undefined {
-  const end = words.findIndex((word, index) => index > 0 && joins.has(word));
-  const fromWhole = bestFacet(whole, level, partyKnown);
-  if (end < 0) return fromWhole;
-  const fromHead = bestFacet(words.slice(0, end), level, partyKnown);
-  if (!fromHead) return fromWhole;
-  return fromWhole && fromWhole.size > fromHead.size && [...fromHead.words].some((word) => fromWhole.words.has(word)) ? fromWhole : fromHead;
+function headedFacet(words: readonly string[], joins: ReadonlySet<string>, whole: readonly string[], level: Level, partyKnown: boolean, headLength?: number): FacetMatch | undefined {
+  const end = headLength ?? words.findIndex((word, index) => index > 0 && joins.has(word));
+  if (end < 0) return bestFacet(whole, level, partyKnown);
+  const head = words.slice(0, end);
+  const fromHead = bestFacet(head, level, partyKnown);
+  if (!fromHead) return bestFacet(whole, level, partyKnown);
+  // the whole names more, and it is still about the head ("amount" of "amount of the position without VAT")
+  const aboutHead = bestFacet(whole, level, partyKnown, head);
+  return aboutHead && aboutHead.size > fromHead.size ? aboutHead : fromHead;
 }
 
 /** The facet a name names. */
@@ -140,12 +146,56 @@ function namedFacet(words: readonly string[], level: Level, partyKnown: boolean)
 }
 
 /** The facet a description names, from its first clause; and the clause's words (they may say whose value it is). */
-function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[] } {
-  const clause = englishDescription.split(/[.;:(\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/)[0] ?? '';
-  const words = textWords(clause).filter((word) => !FILLER.has(word));
-  // "date from which...", "name of the...": the small words that join a clause name nothing of their own
-  const named = words.filter((word) => !HEAD_ENDS.has(word));
-  return { match: headedFacet(words, DESCRIPTION_JOINS, named, level, partyKnown), words: named };
+function describedFacet(englishDescription: string, level: Level, partyKnown: boolean): { match: FacetMatch | undefined; words: string[]; later: boolean } {
+  // a full stop ends a clause, not the one of an abbreviation ("incl. VAT", "inkl. MwSt.", "Nr.")
+  const clauses = englishDescription.split(/(?<![\s(]\p{L}{1,4})\.(?=\s|$)|[;:?()\n]|,\s|\be\.\s?g\b|\bi\.\s?e\b/u).slice(0, MAX_CLAUSES);
+  // every clause may say whose value it is ("Who sent this invoice: the supplier's name")
+  const allWords = clauses.flatMap((clause) => textWords(clause)).filter((word) => !FILLER.has(word) && !HEAD_ENDS.has(word));
+  let first: { match: FacetMatch | undefined; words: string[] } | undefined;
+  for (const [index, clause] of clauses.entries()) {
+    const { words: asked, questioned } = askedWords(textWords(clause).filter((word) => !FILLER.has(word)));
+    if (asked.length === 0) continue;
+    // "date from which...", "name of the...": the small words that join a clause name nothing of their own, but "to pay", "valid to", "pay by" do
+    const named = asked.filter((word) => !HEAD_ENDS.has(word) || word === 'to' || word === 'by');
+    // a question's answer is the clause's head ("Who sent this invoice" asks for a name)
+    const match = headedFacet(asked, DESCRIPTION_JOINS, named, level, partyKnown, questioned ? 1 : undefined) ?? (index === 0 ? partyAsHead(asked) : undefined);
+    first ??= { match, words: named };
+    // the first clause says what the value is; a later one ("(the business name at the top)") only when the first says nothing known
+    if (match) return { match, words: [...new Set([...named, ...allWords])], later: index > 0 };
+  }
+  return { match: undefined, words: allWords.length > 0 ? allWords : (first?.words ?? []), later: false };
+}
+
+/** Clauses of a description read for what it asks: the first few say it. */
+const MAX_CLAUSES = 4;
+
+/** What a question asks for: "who" a name, "when" a date, "where" an address, "how much" an amount... */
+const QUESTIONS: ReadonlyArray<[readonly string[], string]> = [
+  [['how', 'much'], 'amount'], [['how', 'many'], 'quantity'], [['how', 'long'], 'duration'], [['which', 'day'], 'date'], [['what', 'day'], 'date'],
+  [['which', 'currency'], 'currency'], [['who'], 'name'], [['whom'], 'name'], [['when'], 'date'], [['where'], 'address'],
+];
+
+/** A clause asked as a question ("Who sent this invoice", "When was it paid") with the question's answer first: it is the head. */
+function askedWords(words: readonly string[]): { words: string[]; questioned: boolean } {
+  for (const [question, answer] of QUESTIONS) {
+    const at = words.findIndex((word, index) => question.every((part, k) => words[index + k] === part));
+    // a question word opens the clause, or nearly ("from which day on...")
+    if (at >= 0 && at <= 1) return { words: [answer, ...words.slice(0, at), ...words.slice(at + question.length)], questioned: true };
+  }
+  return { words: [...words], questioned: false };
+}
+
+/** "The business this receipt is from", "the supplier": a party named as the head of a description is the party's name. */
+function partyAsHead(words: readonly string[]): FacetMatch | undefined {
+  const head = words[0];
+  if (head === undefined || !PARTY_OF_WORD.has(stem(head))) return undefined;
+  return { facet: FACETS.find((facet) => facet.id === 'party-name')!, size: 1, words: new Set([stem(head)]) };
+}
+
+/** Whether all the words of one of the facet's phrases are among `words`. */
+function phraseIn(facet: Facet, words: readonly string[]): boolean {
+  const present = new Set(words.map(stem));
+  return PREPARED.find((prepared) => prepared.facet === facet)!.phrases.some((phrase) => phrase.every((word) => present.has(word)));
 }
 
 /** The party words among `words` say: strong words over weak, then the first named. */
@@ -194,8 +244,14 @@ function decide(input: PropertyInput): PropertyMeaning {
   const pathWords = inEnglish(input.path.flatMap(nameWords), language);
   const partyFromPath = partyIn([...pathWords].reverse());
 
-  const fromName = namedFacet(englishName, level, partyFromPath !== undefined);
-  const described = describedFacet(description, level, partyFromPath !== undefined);
+  // a party named in the name or the path makes its facets win a tie ("supplierVATNumber" is the supplier's VAT number)
+  const partyKnown = partyFromPath !== undefined || partyIn(englishName) !== undefined;
+  // a name read with its enclosing property's words, where they make a larger facet of it ("rate" in vat_breakdown, "net" in totals)
+  const parentWords = inEnglish(nameWords(input.path[input.path.length - 1] ?? ''), language).filter((word) => !FILLER.has(word));
+  const alone = namedFacet(englishName, level, partyKnown);
+  const withParent = parentWords.length > 0 && englishName.length > 0 ? bestFacet([...parentWords, ...englishName], level, partyKnown, englishName) : undefined;
+  const fromName = withParent && withParent.size > (alone?.size ?? 0) && [...withParent.words].some((word) => parentWords.map(stem).includes(word)) ? withParent : alone;
+  const described = describedFacet(description, level, partyKnown);
   const fromDescription = described.match;
   // the name left unexplained by its facet may say whose value it is ("seller" in seller_vat_id)
   const partyFromName = partyIn(englishName, fromName?.words);
@@ -210,16 +266,20 @@ function decide(input: PropertyInput): PropertyMeaning {
     const same = named.facet.id === fromDescription.facet.id;
     // "total" named, "grand total including VAT" described: the description narrows the name
     const narrowed = !same && [...named.words].every((word) => fromDescription.words.has(word));
-    // two readings: the narrower one, and the description's on a tie
-    facet = same || named.size > fromDescription.size ? named.facet : fromDescription.facet;
+    // two readings: the narrower one; on a tie the description's, unless its clause also says the name's ("jurisdiction": "... whose law governs")
+    const nameSupported = named.size === fromDescription.size && phraseIn(named.facet, described.words);
+    facet = same || named.size > fromDescription.size || nameSupported ? named.facet : fromDescription.facet;
     certainty = same ? 0.98 : narrowed ? 0.95 : 0.65;
   } else if (named) {
     facet = named.facet;
     const explained = englishName.filter((word) => named.words.has(stem(word)) || PARTY_OF_WORD.has(stem(word))).length;
-    certainty = explained === englishName.length ? 0.92 : 0.75;
+    // "number", "name", "amount" alone could be many things
+    const generic = named.size === 1 && [...named.words].every((word) => GENERIC_WORDS.has(word)) && !partyFromPath;
+    certainty = generic ? 0.6 : explained === englishName.length ? 0.92 : 0.75;
   } else if (fromDescription) {
     facet = fromDescription.facet;
-    certainty = 0.85;
+    // a later clause (a remark in brackets) says it less surely than the first
+    certainty = described.later ? 0.75 : 0.85;
   } else {
     certainty = 0.3;
   }

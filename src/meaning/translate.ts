@@ -34,10 +34,10 @@ const GLOSSARIES: readonly Glossary[] = LANGUAGES.map((language: LanguageTable) 
 }));
 
 /** English words the facets and party words are made of, and the plain words of descriptions: they stand for themselves. */
-const ENGLISH_WORDS: ReadonlySet<string> = new Set([
+export const ENGLISH_WORDS: ReadonlySet<string> = new Set([
   ...FACETS.flatMap((facet) => [...facet.phrases, facet.words].flatMap((phrase) => phrase.split(' '))),
   ...Object.values(PARTY_WORDS).flatMap((words) => [...words.strong, ...(words.weak ?? [])]),
-  ...'the a an of or and to for in on at by with without from as is are be not any all each every its their this that which who whose if else when than then per first last top most bottom printed written stated shown exactly original format plain digits decimals decimal two one three point comma separator thousands symbol sign negative positive null empty value values field document receipt invoice agreement letter e g i e example such like including excluding incl excl after before over under total amount sum'.split(' '),
+  ...'signed signatories data info information details the a an of or and to for in on at by with without from as is are be not any all each every its their this that which who whose if else when than then per first last top most bottom printed written stated shown exactly original format plain digits decimals decimal two one three point comma separator thousands symbol sign negative positive null empty value values field document receipt invoice agreement letter e g i e example such like including excluding incl excl after before over under total amount sum rounded between parties once more several times occurrence day days week weeks month months monthly year years plus minus included instalment statement signature termination notice confidentiality own has was gives goes applies binding joined space reading header letterhead approximately government birth received bar tag land art'.split(' '),
 ]);
 
 export interface EnglishText {
@@ -49,18 +49,39 @@ export interface EnglishText {
 
 /** The language a property (its name's words and its description's) is best read in. */
 export function propertyLanguage(nameWords: readonly string[], descriptionWords: readonly string[]): string {
-  const words = [...nameWords, ...descriptionWords];
+  // words of no language ("field", "4") vote for none
+  const words = [...nameWords, ...descriptionWords].filter((word) => !/^\d+$/.test(word) && !NO_LANGUAGE.has(word));
+  const english = englishGlossary();
   let best = 'en';
-  let bestCount = words.filter((word) => ENGLISH_WORDS.has(word) || englishGlossary().words.has(word)).length;
+  let bestVotes = words.reduce((votes, word) => votes + (ENGLISH_WORDS.has(word) || english.words.has(word) ? 1 : splitCompound(englishDictionary(), word) !== undefined ? 0.5 : 0), 0);
   for (const glossary of GLOSSARIES) {
     if (glossary.code === 'en' || glossary.words.size === 0) continue;
-    const count = words.filter((word) => lookUp(glossary, word) !== undefined && !ENGLISH_WORDS.has(word)).length;
-    if (count > bestCount) {
+    // a word the language has as it is counts whole, one read as a compound of its words half ("anno" is no German an+no)
+    const votes = words.reduce((sum, word) => sum + (directly(glossary, word) !== undefined ? 1 : lookUp(glossary, word) !== undefined ? 0.5 : 0), 0);
+    if (votes > bestVotes) {
       best = glossary.code;
-      bestCount = count;
+      bestVotes = votes;
     }
   }
   return best;
+}
+
+/** Words schemas use in every language, which say nothing of the language itself. */
+const NO_LANGUAGE = new Set(['field', 'col', 'column', 'value', 'val', 'x', 'y', 'id', 'ok']);
+
+function directly(glossary: Glossary, word: string): string | undefined {
+  return glossary.words.get(word) ?? glossary.words.get(withoutTransliteration(word));
+}
+
+let dictionary: Glossary | undefined;
+
+/** English words as a glossary of themselves (and the short forms), to split an English compound ("invoicenumber"). */
+function englishDictionary(): Glossary {
+  if (dictionary) return dictionary;
+  const words = new Map<string, string>([...ENGLISH_WORDS].filter((word) => word.length >= 3).map((word) => [word, word]));
+  for (const [short, long] of englishGlossary().words) words.set(short, long);
+  dictionary = { code: 'en', words, links: [] };
+  return dictionary;
 }
 
 function englishGlossary(): Glossary {
@@ -110,6 +131,9 @@ function translateWord(word: string, language: string): string {
   const english = englishGlossary().words.get(word);
   if (english !== undefined) return english;
   if (ENGLISH_WORDS.has(word)) return word;
+  // "invoicenumber", "totalamount": English words written together
+  const compound = language === 'en' ? splitCompound(englishDictionary(), word) : undefined;
+  if (compound !== undefined) return compound;
   for (const glossary of GLOSSARIES) {
     if (glossary.code === language || glossary.code === 'en') continue;
     const found = lookUp(glossary, word);
@@ -143,10 +167,12 @@ export function inEnglish(words: readonly string[], language: string): string[] 
 export function descriptionInEnglish(description: string, language: string): string {
   if (language === 'en') return description;
   let quoted = false;
-  return description.replace(/['"‘’“”]|[\p{L}\p{N}]+/gu, (token: string, at: number) => {
+  // an elided article goes with its apostrophe: "tel qu'imprimé" -> "as printed", not "as 'printed"
+  const plain = description.replace(/(?<![\p{L}\p{N}])(?:qu|d|l|dell|all|nell|dall|sull|un)['\u2019](?=\p{L})/giu, '');
+  const translated = plain.replace(/['"‘’“”]|[\p{L}\p{N}]+/gu, (token: string, at: number) => {
     if (token.length === 1 && /['"‘’“”]/u.test(token)) {
-      // an apostrophe inside a word ("l'acheteur", "Joe's") neither opens nor closes a quote
-      const inWord = /[\p{L}\p{N}]/u.test(description[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(description[at + 1] ?? '');
+      // an apostrophe inside a word ("Joe's") neither opens nor closes a quote
+      const inWord = /[\p{L}\p{N}]/u.test(plain[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(plain[at + 1] ?? '');
       if (!inWord) quoted = !quoted;
       return token;
     }
@@ -154,4 +180,5 @@ export function descriptionInEnglish(description: string, language: string): str
     if (quoted || /\p{N}/u.test(token)) return token;
     return translateWord(glossaryKey(token), language);
   });
+  return translated.replace(/ {2,}/g, ' ');
 }

@@ -70,6 +70,7 @@ export const GERMAN: LanguageTable = {
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
   compoundLinks: ['s', 'es', 'n', 'en', 'e'],
   glossary: {
+    unterschrieben: 'signed', unterzeichnet: 'signed', unterzeichner: 'signatories',
     // documents and their numbers
     rechnung: 'invoice', faktura: 'invoice', gutschrift: 'credit note', beleg: 'receipt', quittung: 'receipt', kassenbon: 'receipt', kassenzettel: 'receipt',
     bon: 'receipt', dokument: 'document', nummer: 'number', nr: 'number', no: 'number', kennung: 'identifier', kennzeichen: 'identifier', id: 'id', ident: 'identifier',
@@ -110,14 +111,16 @@ export const GERMAN: LanguageTable = {
     // lines of a table
     position: 'position', pos: 'position', posten: 'item', zeile: 'line', artikel: 'article', artikelnummer: 'article number', produkt: 'product', ware: 'goods',
     waren: 'goods', dienstleistung: 'service', beschreibung: 'description', text: 'text', menge: 'quantity', anzahl: 'quantity', stück: 'pieces', stückzahl: 'quantity',
-    einheit: 'unit', mengeneinheit: 'unit', preis: 'price', einzelpreis: 'unit price', stückpreis: 'unit price', nettopreis: 'net price', listenpreis: 'list price',
+    einheit: 'unit measure', mengeneinheit: 'unit measure', preis: 'price', einzelpreis: 'unit price', stückpreis: 'unit price', nettopreis: 'net price', listenpreis: 'list price',
     gesamtpreis: 'total price', positionen: 'items', rechnungsposition: 'line', rechnungspositionen: 'items', rechnungszeilen: 'lines', ursprung: 'origin', herkunft: 'origin',
     herkunftsland: 'country origin', ean: 'ean', gtin: 'gtin', sku: 'sku',
     // agreements
     recht: 'law', anwendbares: 'applicable', gerichtsstand: 'jurisdiction', rechtswahl: 'governing law', laufzeit: 'term', dauer: 'duration', frist: 'period',
     vertraulichkeit: 'confidentiality', geheimhaltung: 'confidentiality', jahre: 'years', monate: 'months', jahr: 'year', monat: 'month',
     // the words of descriptions
-    der: '', die: '', das: '', des: '', dem: '', den: '', ein: '', eine: '', einer: '', eines: '', einem: '', einen: '', und: 'and', oder: 'or', nicht: 'not', kein: 'no',
+    // articles read as English ones, so that "ohne das Währungssymbol" keeps the cue "without the currency symbol" in one piece;
+    // "des" is always a genitive: "Name des Kunden" is the name of the customer
+    der: 'the', die: 'the', das: 'the', des: 'of', dem: 'the', den: 'the', ein: 'a', eine: 'a', einer: 'a', eines: 'a', einem: 'a', einen: 'a', und: 'and', oder: 'or', nicht: 'not', kein: 'no',
     keine: 'no', mit: 'with', ohne: 'without', inkl: 'incl', inklusive: 'including', einschließlich: 'including', einschl: 'including', exkl: 'excl', exklusive: 'excluding',
     zzgl: 'plus', zuzüglich: 'plus', abzüglich: 'minus', vor: 'before', nach: 'after', wie: 'as', als: 'as', genau: 'exactly', gedruckt: 'printed', angegeben: 'stated',
     aufgedruckt: 'printed', steht: 'stated', original: 'original', originalformat: 'original format', ursprünglichen: 'original', format: 'format', im: 'in', in: 'in',
@@ -128,9 +131,23 @@ export const GERMAN: LanguageTable = {
     tausendertrennzeichen: 'thousands separator', punkt: 'point', komma: 'comma', negativ: 'negative', positiv: 'positive', gutschriften: 'credit notes',
     sowie: 'and', bzw: 'or', zb: 'e.g.', beispiel: 'example', beispielsweise: 'for example', etwa: 'e.g.', also: 'i.e.', dieser: 'this', diese: 'this', dieses: 'this',
     ihr: 'its', ihre: 'its', sein: 'its', seine: 'its', deren: 'whose', dessen: 'whose', welche: 'which', welcher: 'which', wird: 'is', ist: 'is', sind: 'are',
-    wurde: 'was', hat: 'has', gibt: 'gives', geht: 'goes', gilt: 'applies', ausgewiesen: 'stated', berechnet: 'charged', enthalten: 'included',
+    wurde: 'was', hat: 'has', gibt: 'gives', geht: 'goes', gilt: 'applies', ausgewiesen: 'stated', berechnet: 'charged', berechnete: 'charged', berechneten: 'charged', enthalten: 'included',
     verbindlich: 'binding', zeilen: 'lines', zusammengefügt: 'joined', verbunden: 'joined', leerzeichen: 'space', lesereihenfolge: 'reading order',
     kopf: 'header', kopfzeile: 'header', briefkopf: 'letterhead', unten: 'bottom', oben: 'top', beträge: 'amounts', nettobeträge: 'net amounts', allen: 'all', aller: 'all',
     jeweils: 'each', eigene: 'own', eigenen: 'own', wert: 'value', werte: 'values', angabe: 'value', feld: 'field', iso: 'iso',
+    // "z. B." and "d. h." letter by letter, so that the abbreviation reads "e. g." and "i. e."
+    z: 'e', b: 'g', d: 'i', h: 'e', ggf: 'if', gegebenenfalls: 'if', evtl: '', usw: '', vorkommen: 'occurrence', auftreten: 'occurrence', mal: 'times',
+    // short forms and the cases of nouns fields are named with ("Name des Geschäfts", "USt-IdNr. des Käufers")
+    rg: 'invoice', rech: 'invoice', rgnr: 'invoice number', renr: 'invoice number', kdnr: 'customer number', st: 'tax', stnr: 'tax number', u: 'and', mw: '', uid: 'vat id',
+    geschäfts: 'store', kunden: 'customer', verkäufers: 'seller',
+    händlers: 'merchant', lieferanten: 'supplier', käufers: 'buyer', empfängers: 'recipient', ausstellers: 'issuer', rechnungsstellers: 'issuer',
+    unternehmens: 'company', firmen: 'company', firmenname: 'company name', dokuments: 'document', betrags: 'amount', vertrags: 'contract', datums: 'date',
+    rechnungsadresse: 'bill to address', lieferadresse: 'delivery address', lieferanschrift: 'delivery address', rate: 'instalment', raten: 'instalment', höhe: 'amount', monatlich: 'monthly', monatliche: 'monthly', monatlichen: 'monthly',
+    währungszeichen: 'currency symbol', zahlungsfrist: 'payment terms', rechnungszeitraum: 'invoicing period', leistungszeitraum: 'service period',
+    bemerkung: 'remark', bemerkungen: 'remarks', hinweis: 'note', notiz: 'note', anmerkung: 'note', kommentar: 'comment', freitext: 'free text',
+    nachname: 'name', hrb: 'commercial register', amtsgericht: 'commercial register', iln: 'gln', belegnummer: 'receipt number', bonnummer: 'receipt number',
+    kassenbons: 'receipt', belegs: 'receipt', kaufs: 'purchase', einkaufs: 'purchase', einfache: 'plain', einfacher: 'plain', gesamter: 'total', gesamte: 'total',
+    mehreren: 'several', regelt: 'governing', staat: 'state', bundesstaat: 'state', vereinbarung: 'agreement',
+    vereinbarungen: 'agreement', abkommen: 'agreement', gerichtet: 'addressed', adressiert: 'addressed',
   },
 };

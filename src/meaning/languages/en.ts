@@ -85,5 +85,17 @@ export const ENGLISH: LanguageTable = {
     regn: 'registration', ident: 'identifier', txn: 'transaction', trx: 'transaction', trans: 'transaction', purch: 'purchase',
     ord: 'order', po: 'po', recv: 'received', rcpt: 'receipt', merch: 'merchant', biz: 'business', str: 'street',
     post: 'postal', dob: 'birth', eg: 'e.g.', ie: 'i.e.', approx: 'approximately',
+    vatno: 'vat number', vatid: 'vat id', vatreg: 'vat registration', taxid: 'tax id', taxno: 'tax number', gstin: 'gst id', abn: 'tax id', ein: 'tax id',
+    pcs: 'pieces', ea: 'each', hrs: 'hours', disc: 'discount', frt: 'freight', chg: 'charge', chrg: 'charge', adj: 'adjustment', bal: 'balance',
+    corp: 'company', doc: 'document', docno: 'document number', invno: 'invoice number', invnum: 'invoice number', invdate: 'invoice date',
+    custno: 'customer number', acctno: 'account number', pono: 'po number', gov: 'governing', juris: 'jurisdiction',
+    // names written as one word ("invoicenumber", "duedate"): the words they join
+    invoiceno: 'invoice number', invoicenumber: 'invoice number', invoiceid: 'invoice id', invoicedate: 'invoice date', duedate: 'due date',
+    issuedate: 'issue date', totalamount: 'total amount', grandtotal: 'grand total', taxamount: 'tax amount', vatamount: 'vat amount', netamount: 'net amount',
+    grossamount: 'gross amount', amountdue: 'amount due', balancedue: 'balance due', unitprice: 'unit price', lineitems: 'line items', lineitem: 'line item',
+    linetotal: 'line total', ordernumber: 'order number', ponumber: 'po number', customername: 'customer name', companyname: 'company name',
+    vendorname: 'vendor name', suppliername: 'supplier name', phonenumber: 'phone number', postalcode: 'postal code', shipto: 'ship to', billto: 'bill to',
+    soldto: 'sold to', paymentterms: 'payment terms', currencycode: 'currency code', countrycode: 'country code', taxrate: 'tax rate', vatrate: 'vat rate',
+    vatnumber: 'vat number', taxnumber: 'tax number',
   },
 };

@@ -67,4 +67,68 @@ export const SPANISH: LanguageTable = {
   legalForms: ['S.L.', 'SL', 'S.A.', 'S.L.U.', 'SLU', 'S.A.U.', 'SAU', 'S.Coop.', 'S.L.L.', 'S.C.'],
   streetWords: ['calle', 'avenida', 'avda', 'plaza', 'paseo', 'carrer', 'camino', 'carretera', 'ronda'],
   salutations: ['Sr.', 'Sra.', 'Srta.', 'Sres.', 'D.', 'Dña.', 'Don', 'Doña', 'Señor', 'Señora'],
+  glossary: {
+    firmado: 'signed', firmada: 'signed', firmó: 'signed', firmaron: 'signed', firmantes: 'signatories',
+    // documents and their numbers
+    factura: 'invoice', facturas: 'invoice', abono: 'credit note', rectificativa: 'corrected', recibo: 'receipt', ticket: 'receipt', tique: 'receipt',
+    comprobante: 'receipt', justificante: 'receipt', documento: 'document', número: 'number', numero: 'number', núm: 'number', nro: 'number', no: 'number',
+    n: 'number', nº: 'number', identificador: 'identifier', id: 'id', referencia: 'reference', ref: 'reference', código: 'code', cod: 'code', tipo: 'type',
+    clase: 'type', contrato: 'contract', proyecto: 'project', pedido: 'order', orden: 'order', albarán: 'delivery note', albaran: 'delivery note',
+    operación: 'transaction', transacción: 'transaction', compra: 'purchase', venta: 'sale', serie: 'number', expediente: 'reference', extracto: 'statement',
+    // dates and times
+    fecha: 'date', fechas: 'date', día: 'date', vencimiento: 'due', vence: 'due', emisión: 'issue', emitida: 'issued', emitido: 'issued', expedición: 'issue',
+    expedida: 'issued', facturación: 'invoicing', facturado: 'billed', facturada: 'billed', facturar: 'bill', entrega: 'delivery', entregado: 'delivered',
+    entregar: 'deliver', envío: 'shipping', enviar: 'ship', enviado: 'shipped', servicio: 'service', servicios: 'service', período: 'period', periodo: 'period',
+    inicio: 'start', comienzo: 'start', fin: 'end', hora: 'time', efecto: 'effective', efectiva: 'effective', vigor: 'effective', entrada: '',
+    vigencia: 'validity', válido: 'valid', válida: 'valid', hasta: 'until', desde: 'from', caducidad: 'expiry', firma: 'signature',
+    // parties
+    vendedor: 'seller', vendedora: 'seller', proveedor: 'supplier', proveedora: 'supplier', comerciante: 'merchant', comercio: 'merchant', tienda: 'store',
+    establecimiento: 'store', negocio: 'business', restaurante: 'restaurant', emisor: 'issuer', emisora: 'issuer', expedidor: 'issuer',
+    prestador: 'provider', empresa: 'company', compañía: 'company', sociedad: 'company', razón: 'name', social: 'company', denominación: 'name', nombre: 'name',
+    nombres: 'name', comprador: 'buyer', compradora: 'buyer', cliente: 'customer', clientes: 'customer', destinatario: 'recipient', receptor: 'recipient',
+    receptora: 'recipient', adquirente: 'buyer', pagador: 'debtor', deudor: 'debtor', acreedor: 'creditor', beneficiario: 'beneficiary', representante: 'representative',
+    fiscal: 'fiscal', parte: 'party', partes: 'parties', persona: 'person', contacto: 'contact', remitente: 'sender', arrendador: 'lessor', arrendatario: 'tenant',
+    consumidor: 'consumer', paciente: 'patient', asegurado: 'insured', titular: 'holder',
+    // identifiers of parties
+    nif: 'vat id', cif: 'vat id', nie: 'tax id', rfc: 'tax id', ruc: 'tax id', cuit: 'tax id', rut: 'tax id', iva: 'vat', igic: 'vat', intracomunitario: 'id',
+    registro: 'register', mercantil: 'commercial', inscripción: 'registration', identificación: 'identification',
+    // addresses and contacts
+    dirección: 'address', direccion: 'address', domicilio: 'address', calle: 'street', ciudad: 'city', localidad: 'locality', población: 'city',
+    municipio: 'municipality', postal: 'postal', cp: 'postcode', país: 'country', provincia: 'province', región: 'region', estado: 'state', teléfono: 'phone',
+    tel: 'phone', tlf: 'phone', tfno: 'phone', móvil: 'mobile', celular: 'mobile', fax: 'fax', correo: 'email', electrónico: 'email', email: 'email',
+    mail: 'email', sitio: 'site', página: 'site', web: 'web',
+    // amounts
+    importe: 'amount', importes: 'amounts', monto: 'amount', cantidad: 'quantity', suma: 'sum', total: 'total', totales: 'total', subtotal: 'subtotal',
+    neto: 'net', neta: 'net', netos: 'net', netas: 'net', bruto: 'gross', bruta: 'gross', base: 'base', imponible: 'taxable', impuesto: 'tax', impuestos: 'taxes', tasa: 'rate', impositivo: 'tax rate',
+    cuota: 'amount', porcentaje: 'percentage', categoría: 'category', exento: 'exemption', exenta: 'exemption', exención: 'exemption', motivo: 'reason',
+    descuento: 'discount', descuentos: 'discount', dto: 'discount', rebaja: 'rebate', bonificación: 'rebate', recargo: 'surcharge', gastos: 'fees', cargo: 'charge',
+    cargos: 'charges', portes: 'shipping', anticipo: 'deposit', pagado: 'paid', pagada: 'paid', abonado: 'paid', ya: 'already', redondeo: 'rounding',
+    redondeado: 'rounded', redondeada: 'rounded', propina: 'tip', cambio: 'change', vuelto: 'change', efectivo: 'cash', entregada: 'tendered', saldo: 'balance',
+    pendiente: 'outstanding', pagar: 'pay', pagadero: 'payable', retención: 'deduction', irpf: 'deduction', moneda: 'currency', divisa: 'currency',
+    monetario: '', símbolo: 'currency symbol', valor: 'amount', valores: 'amounts', incluido: 'including', incluida: 'including', incluidos: 'including',
+    // payment
+    pago: 'payment', pagos: 'payment', condiciones: 'conditions', condición: 'condition', términos: 'terms', forma: 'means', medio: 'means', método: 'method',
+    modo: 'mode', banco: 'bank', bancaria: 'bank', bancario: 'bank', cuenta: 'account', transferencia: 'transfer', domiciliación: 'mandate', mandato: 'mandate',
+    iban: 'iban', bic: 'bic', swift: 'swift', concepto: 'description',
+    // lines of a table
+    línea: 'line', linea: 'line', líneas: 'lines', lineas: 'lines', partida: 'item', artículo: 'article', articulo: 'article', artículos: 'items', producto: 'product',
+    productos: 'product', descripción: 'description', detalle: 'details', mercancía: 'goods', bienes: 'goods', cant: 'quantity', uds: 'units', unidad: 'unit measure',
+    unidades: 'units', precio: 'price', unitario: 'unit', pvp: 'price', origen: 'origin', ean: 'ean', sku: 'sku', posición: 'position',
+    // agreements
+    ley: 'law', derecho: 'law', aplicable: 'applicable', jurisdicción: 'jurisdiction', tribunales: 'venue', fuero: 'jurisdiction', duración: 'duration',
+    plazo: 'term', término: 'term', rescisión: 'termination', confidencialidad: 'confidentiality', acuerdo: 'agreement', convenio: 'agreement',
+    años: 'years', año: 'year', meses: 'months', mes: 'month', días: 'days', semanas: 'weeks',
+    // the words of descriptions
+    el: 'the', la: 'the', los: 'the', las: 'the', lo: 'the', un: 'a', una: 'a', de: '', del: '', al: 'to', y: 'and', e: 'and', o: 'or', u: 'or', ni: 'not',
+    sin: 'without', con: 'with', antes: 'before', después: 'after', tras: 'after', como: 'as', tal: '', que: '', impreso: 'printed', impresa: 'printed',
+    escrito: 'written', escrita: 'written', indicado: 'stated', indicada: 'stated', figura: 'shown', aparece: 'printed', mostrado: 'shown', exactamente: 'exactly',
+    formato: 'format', original: 'original', primer: 'first', primero: 'first', primera: 'first', último: 'last', última: 'last', arriba: 'top',
+    superior: 'top', abajo: 'bottom', inferior: 'bottom', todo: 'all', toda: 'all', todos: 'all', todas: 'all', cada: 'each', si: 'if', vacío: 'empty',
+    vacía: 'empty', nulo: 'null', nula: 'null', null: 'null', dígitos: 'digits', cifras: 'digits', decimal: 'decimal', decimales: 'decimals', dos: 'two',
+    tres: 'three', signo: 'sign', punto: 'point', coma: 'comma', separador: 'separator', miles: 'thousands', negativo: 'negative', positivo: 'positive',
+    ejemplo: 'example', ej: 'e.g.', p: '', por: 'by', para: 'for', en: 'in', a: 'to', sobre: 'on', entre: 'between', cuyo: 'whose', cuya: 'whose', quien: 'who',
+    cual: 'which', este: 'this', esta: 'this', esto: 'this', su: 'its', sus: 'its', es: 'is', son: 'are', ser: 'be', campo: 'field', varias: 'several',
+    veces: 'times', aparición: 'occurrence', ocurrencia: 'occurrence', simple: 'plain', rige: 'governing', dirigida: 'addressed', dirigido: 'addressed', propio: 'own', propia: 'own', emitió: 'issued',
+    emite: 'issued', indica: 'stated', se: '', cabecera: 'header',
+  },
 };

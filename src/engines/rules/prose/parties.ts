@@ -23,7 +23,8 @@ const PARTY_WORDS = new Set(['party', 'parties', 'signatory', 'signatories', 'co
 /** A list of strings that names the parties of an agreement. */
 export function isPartyList(hints: FieldHints): boolean {
   if (hints.nameWords.some((w) => PARTY_WORDS.has(w))) return true;
-  return /\b(?:parties|signatories)\b|\bparty to\b|\bbetween\b/i.test(hints.description.split(/[.;]/)[0] ?? '');
+  // the description in English (meaning/): "Names of all parties", "Who signed this agreement?", "Wer hat den Vertrag unterschrieben?"
+  return /\b(?:parties|signatories)\b|\bparty to\b|\bbetween\b|\bsign(?:ed|s|ing)\b/i.test(hints.description.split(/[.;?]/)[0] ?? '');
 }
 
 /** The parties, each once, as readings: the name and the words it was read from. */
