@@ -3,20 +3,19 @@
  * choose among repeated labels, fall back on label-free cues where the kind
  * of value is distinctive enough (a lone date, the header name).
  */
-import { matchEnum } from '../../extract/coerce.js';
 import { competitionAmong } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
-import { findEnumMention, findEnumValue } from './core/enums.js';
+import { findEnumMention } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
 import { labelledParty, partyRole, recipientByLayout, sellerByReference, senderReference } from './receipts/parties.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
-import { kindFor, plainAmountFormat, wantsCurrency, type ValueKind } from './core/kinds.js';
-import { isCurrencyCode } from './core/currencies.js';
-import { amountDigits, findValues, type Found } from './core/parsers.js';
+import { kindFor, type ValueKind } from './core/kinds.js';
+import { present } from './core/present.js';
+import { findValues, type Found } from './core/parsers.js';
 import { readingOn, readingSpelled, type Reading } from './core/reading.js';
 import { statedInProse } from './prose/prose-fields.js';
 import { chooseTotal } from './receipts/totals.js';
@@ -111,39 +110,6 @@ function choose(candidates: AnchoredValue[], hints: FieldHints): AnchoredValue |
 }
 
 /** The candidate in the JSON form its schema type wants. */
-export function present(found: Found, kind: ValueKind, view: SchemaView, hints: FieldHints): unknown {
-  const wantsString = view.types.includes('string') || view.types.length === 0;
-  switch (kind) {
-    case 'amount':
-    case 'number':
-    case 'integer':
-    case 'percentage':
-      if (!wantsString) return found.value;
-      if (kind !== 'amount' || wantsCurrency(hints.description)) return found.text;
-      return plainAmount(found, plainAmountFormat(hints.description)) ?? amountDigits(found);
-    case 'boolean':
-      return found.value;
-    case 'enum':
-      return view.enumValues ? matchEnum(found.value, view.enumValues) ?? findEnumValue(String(found.value), view.enumValues) ?? null : found.value;
-    case 'currency':
-      // a schema that asks for the code gets one or nothing: "$" names several currencies
-      return wantsCurrencyCode(hints) && !isCurrencyCode(found.value) ? null : found.value;
-    default:
-      return found.text;
-  }
-}
-
-/** "1.234,56" written as the description asks: "1234.56", with its decimals (or as many as printed). */
-function plainAmount(found: Found, format: ReturnType<typeof plainAmountFormat>): string | undefined {
-  if (!format || typeof found.value !== 'number') return undefined;
-  const printedDecimals = /[.,](\d{1,3})\D*$/.exec(amountDigits(found))?.[1]?.length ?? 0;
-  return found.value.toFixed(format.decimals ?? printedDecimals);
-}
-
-function wantsCurrencyCode(hints: FieldHints): boolean {
-  return /\b(?:code|iso|4217)\b/i.test(`${hints.nameWords.join(' ')} ${hints.description}`) || /\b[A-Z]{3}\b(?:,|\s+or\b)/.test(hints.description);
-}
-
 function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {
   const { lines } = context;
   const text = (at: Stamp | undefined): Reading | null => (at ? { ...readingOn(at.found.text, at), competition: at.competition } : null);

@@ -17,8 +17,9 @@ import type { RuleLine } from './core/lines.js';
 import { kindFor } from './core/kinds.js';
 import { findValues } from './core/parsers.js';
 import { readingOn, readingSpelled, type Reading } from './core/reading.js';
-import { extractTable } from './core/tables.js';
-import { anchoredReading, extractScalar, labelledValues, present, type FieldContext } from './fields.js';
+import { extractTable } from './tables/tables.js';
+import { anchoredReading, extractScalar, labelledValues, type FieldContext } from './fields.js';
+import { present } from './core/present.js';
 import { partiesInProse } from './prose/prose-fields.js';
 import { dropImpossibleTax } from './receipts/consistency.js';
 import { reconcileTotals, sumRole, type ReconciledField } from './receipts/reconcile.js';
@@ -139,7 +140,7 @@ function extractProperty(schema: unknown, view: SchemaView, hints: FieldHints, s
   if (view.types.includes('array') && !view.types.includes('string')) {
     const itemView = viewSchema(view.items ?? true, context.root);
     if (itemView.types.includes('object')) {
-      const table = extractTable(itemView, context.root, scope.lines, context.languages);
+      const table = extractTable(itemView, context.root, scope.lines, { languages: context.languages, dayFirst: context.dayFirst });
       return { value: table.items, provenance: table.provenance };
     }
     return listOf(extractList(itemView, hints, fieldContext));

@@ -22,6 +22,9 @@ interface Span {
 }
 
 export interface RuleWord extends Span {
+  /** Vertical extent of the word's own box (a line's box spans all its words: a tall word in the margin stretches it). */
+  y0: number;
+  y1: number;
   /** OCR confidence 0..1 (1 for text layers). */
   confidence: number;
   /** The Document word it is. */
@@ -72,7 +75,7 @@ export function readLines(document: Document): RuleLine[] {
 
 function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, page: number, eInvoice: boolean): RuleLine | undefined {
   const words = line.words
-    .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, confidence: w.confidence, ref: { file: at.file, page: at.page, line: at.line, word } }))
+    .map((w, word) => ({ text: w.text.trim(), x0: w.bbox.x0, x1: w.bbox.x1, y0: w.bbox.y0, y1: w.bbox.y1, confidence: w.confidence, ref: { file: at.file, page: at.page, line: at.line, word } }))
     .filter((w) => w.text !== '')
     .sort((a, b) => a.x0 - b.x0);
   if (words.length === 0) return undefined;
@@ -82,12 +85,12 @@ function lineFromWords(line: Line, at: Omit<WordRef, 'word'>, index: number, pag
   return buildLine(words, { index, page, y0: line.bbox.y0, y1: line.bbox.y1, charWidth, confidence, ...(eInvoice ? { eInvoice } : {}) });
 }
 
-function buildLine(placed: ReadonlyArray<Pick<RuleWord, 'text' | 'x0' | 'x1' | 'confidence' | 'ref'>>, place: LinePlace): RuleLine {
+function buildLine(placed: ReadonlyArray<Pick<RuleWord, 'text' | 'x0' | 'x1' | 'y0' | 'y1' | 'confidence' | 'ref'>>, place: LinePlace): RuleLine {
   const words: RuleWord[] = [];
   let text = '';
   for (const word of placed) {
     if (text) text += ' ';
-    words.push({ text: word.text, x0: word.x0, x1: word.x1, start: text.length, end: text.length + word.text.length, confidence: word.confidence, ref: word.ref });
+    words.push({ text: word.text, x0: word.x0, x1: word.x1, y0: word.y0, y1: word.y1, start: text.length, end: text.length + word.text.length, confidence: word.confidence, ref: word.ref });
     text += word.text;
   }
   const { index, page, y0, y1, charWidth, confidence, eInvoice } = place;

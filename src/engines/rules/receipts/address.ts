@@ -8,7 +8,7 @@ import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company
 import { LANGUAGES } from '../../../meaning/languages/index.js';
 import { isNoise, mainText, type RuleLine } from '../core/lines.js';
 import { findPhones } from '../core/parsers.js';
-import { isItemTableHeading } from '../core/tables.js';
+import { isItemTableHeading } from '../core/item-heading.js';
 import { phoneShaped } from './phones.js';
 
 const STREET_WORDS = new Set([
