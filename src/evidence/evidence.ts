@@ -96,9 +96,13 @@ export function buildEvidencePaced(input: EvidenceInput, pacer: Pacer): Promise<
 function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
   const leaves: Leaf[] = [];
   yield* collectingLeaves(input.answer.value, '', leaves);
-  const context: FeatureContext = { document: input.document, index: yield* DocumentIndex.building(input.document), schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
+  const rulesLeaves: Leaf[] = [];
+  if (input.crossCheck) yield* collectingLeaves(input.crossCheck.value, '', rulesLeaves);
+  // every text of both readings looked for in the document in one pass over its lines
+  const index = yield* DocumentIndex.building(input.document, [...leaves, ...rulesLeaves].map((leaf) => leaf.value));
+  const context: FeatureContext = { document: input.document, index, schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
   // the rules engine's own amounts, once: per value they made evidence for a long answer quadratic
-  const rulesContext = input.crossCheck ? crossCheckContext(input.crossCheck, context) : undefined;
+  const rulesContext = input.crossCheck ? { ...context, amounts: answerAmounts(rulesLeaves) } : undefined;
   const evidence: EvidenceMap = {};
   const features = new Map<string, ValueFeatures>();
   for (const { pointer, value } of leaves) {
@@ -134,12 +138,7 @@ function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordR
   };
 }
 
-/** The answer's feature context with the amounts of the rules engine's reading in place of the answer's. */
-function crossCheckContext(crossCheck: Extraction, context: FeatureContext): FeatureContext {
-  return { ...context, amounts: answerAmounts(leavesOf(crossCheck.value)) };
-}
-
-/** A language model's value weighed against the rules engine's reading of the same property (`rulesContext`: crossCheckContext). */
+/** A language model's value weighed against the rules engine's reading of the same property (`rulesContext`: the amounts of the rules engine's reading in place of the answer's). */
 function crossCheckedConfidence(pointer: string, features: ValueFeatures, crossCheck: Extraction, rulesContext: FeatureContext): number {
   const rulesValue = valueAtPointer(crossCheck.value, pointer);
   const rulesConfidence =
