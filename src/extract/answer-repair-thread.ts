@@ -9,10 +9,9 @@
  * 30-60 values, 2-10 KB of generated code) is checked on the calling thread:
  * a millisecond at most, less than the trip to a thread and back.
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
-import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
+import { onDemandThread } from '../util/esm-worker.js';
 import type { AnswerRepairReply, AnswerRepairTask } from './answer-repair-worker.js';
 import { RemovedListItems } from './provenance.js';
 import { repairUntilValid } from './repair.js';
@@ -33,17 +32,7 @@ const IDLE_THREAD_EXIT_MS = 60_000;
 let pool: Piscina | undefined;
 
 function repairPool(): Piscina {
-  if (pool) return pool;
-  pool = new Piscina({
-    filename: fileURLToPath(new URL('./answer-repair-worker.js', import.meta.url)),
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: IDLE_THREAD_EXIT_MS,
-    concurrentTasksPerWorker: 1,
-    execArgv: [...ESM_WORKER_EXEC_ARGV],
-  });
-  // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
-  pool.on('error', () => undefined);
+  pool ??= onDemandThread(new URL('./answer-repair-worker.js', import.meta.url), IDLE_THREAD_EXIT_MS);
   return pool;
 }
 

@@ -8,9 +8,8 @@
  * would otherwise sit beside the OCR's working memory at the service's peak.
  * A new schema after that pays the thread's start (~0.1-0.3 s, off the loop).
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
-import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
+import type { Piscina } from 'piscina';
+import { onDemandThread } from '../util/esm-worker.js';
 import type { SchemaCompileReply, SchemaCompileTask } from './schema-compile-worker.js';
 
 const IDLE_THREAD_EXIT_MS = 5_000;
@@ -18,17 +17,7 @@ const IDLE_THREAD_EXIT_MS = 5_000;
 let pool: Piscina | undefined;
 
 function compilePool(): Piscina {
-  if (pool) return pool;
-  pool = new Piscina({
-    filename: fileURLToPath(new URL('./schema-compile-worker.js', import.meta.url)),
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: IDLE_THREAD_EXIT_MS,
-    concurrentTasksPerWorker: 1,
-    execArgv: [...ESM_WORKER_EXEC_ARGV],
-  });
-  // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
-  pool.on('error', () => undefined);
+  pool ??= onDemandThread(new URL('./schema-compile-worker.js', import.meta.url), IDLE_THREAD_EXIT_MS);
   return pool;
 }
 

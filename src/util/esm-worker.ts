@@ -9,7 +9,23 @@
  * and every load goes through import(), which loads a module once however
  * often it is asked for.
  */
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+
 const NO_REQUIRE_ESM = '--no-experimental-require-module';
 
 /** The flag is added only where this Node knows it: a Worker refuses a flag it does not know, and a Node without it has no require(esm) to turn off. */
 export const ESM_WORKER_EXEC_ARGV: readonly string[] = process.allowedNodeEnvironmentFlags.has(NO_REQUIRE_ESM) ? [...process.execArgv, NO_REQUIRE_ESM] : [...process.execArgv];
+
+/**
+ * A pool of one thread for the ES-module task file `taskFile`, started by
+ * its first task and ended `idleMs` after its last: for work that comes
+ * seldom (a new schema, a large answer), so that no thread sits idle beside
+ * the OCR's working memory.
+ */
+export function onDemandThread(taskFile: URL, idleMs: number): Piscina {
+  const pool = new Piscina({ filename: fileURLToPath(taskFile), minThreads: 0, maxThreads: 1, idleTimeout: idleMs, concurrentTasksPerWorker: 1, execArgv: [...ESM_WORKER_EXEC_ARGV] });
+  // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -2,17 +2,7 @@ import { expect } from 'chai';
 import { ContainingLines } from '../../src/util/containing-lines.js';
 import { runSync } from '../../src/util/paced.js';
 import { expectLinearGrowth } from '../helpers/growth.js';
-
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../helpers/seeded-random.js';
 
 function counted(texts: string[], lines: string[], cap: number): ContainingLines {
   const index = runSync(ContainingLines.building(texts, cap));
@@ -22,7 +12,7 @@ function counted(texts: string[], lines: string[], cap: number): ContainingLines
 
 describe('ContainingLines', () => {
   it('counts the lines that contain each text, as a search of every line for it does, up to the cap', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     // a small alphabet makes texts that contain each other, overlap and repeat within a line; one of many letters makes a node of many children
     const word = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
     for (let round = 0; round < 40; round++) {
@@ -44,7 +34,7 @@ describe('ContainingLines', () => {
   it('grows linearly with the lines and the texts, even when every line holds every text (n vs 4n)', async () => {
     const table = (rows: number) => ({ texts: Array.from({ length: rows }, (_, i) => `article${i + 1}`), lines: Array.from({ length: rows }, (_, i) => `article${i + 1}${1 + (i % 5)}500${i % 7}000pcs`) });
     // every line the same 120 letters, and the texts as many different pieces of them: without the cap, rows times rows counts
-    const next = random(11);
+    const next = seededRandom(11);
     const print = Array.from({ length: 120 }, () => 'abcd'[Math.floor(next() * 4)]).join('');
     const pieces = [...new Set(Array.from({ length: 118 }, (_, from) => Array.from({ length: 120 - from - 2 }, (_, extra) => print.slice(from, from + 3 + extra))).flat())];
     const samePrint = (rows: number) => ({ texts: pieces.slice(0, rows), lines: Array.from({ length: rows }, () => print) });
