@@ -16,6 +16,7 @@ import { DocumentIndex } from './document-index.js';
 import { answerAmounts, valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
 import { comparePrinted, eInvoiceOrigin, E_INVOICE_CONFIDENCE, type EInvoiceEvidence } from './e-invoice.js';
 import { locate, type Location } from './locate.js';
+import { PrintedValues } from './printed-values.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
 export interface ValueEvidence extends Partial<Location> {
@@ -103,6 +104,8 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
   const context: FeatureContext = { document: input.document, index, schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
   // the rules engine's own amounts, once: per value they made evidence for a long answer quadratic
   const rulesContext = input.crossCheck ? { ...context, amounts: answerAmounts(rulesLeaves) } : undefined;
+  // an e-invoice's values sought on its printed pages, all in one pass over them
+  const shown = input.printed ? yield* PrintedValues.building(input.document, leaves.map((leaf) => leaf.value)) : undefined;
   const evidence: EvidenceMap = {};
   const features = new Map<string, ValueFeatures>();
   for (const { pointer, value } of leaves) {
@@ -110,7 +113,7 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
     const source = input.answer.provenance.get(pointer);
     const origin = source ? eInvoiceOrigin(source.words, input.document) : undefined;
     if (source && origin) {
-      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input);
+      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input, shown);
       continue;
     }
     const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
@@ -124,9 +127,9 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
 }
 
 /** A value of the XML: its words' text, its term and element, and where (and whether) the printed pages show it. */
-function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput): ValueEvidence {
+function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput, shown: PrintedValues | undefined): ValueEvidence {
   const xml = locate(words, input.document);
-  const compared = comparePrinted(pointer, value, input.printed, input.document);
+  const compared = comparePrinted(pointer, value, input.printed, input.document, shown);
   const printedAt = compared.location;
   const eInvoice: EInvoiceEvidence = { ...origin, printed: compared.printed, ...(compared.printed === 'differs' && printedAt ? { printedText: printedAt.text } : {}) };
   return {

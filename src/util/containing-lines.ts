@@ -32,13 +32,24 @@ export class ContainingLines {
   private readonly counts: number[] = [];
   /** The last line each text was counted in, so that a line counts once. */
   private readonly countedIn: number[] = [];
+  /** With `keepLines`: the lines each text was counted in. */
+  private readonly linesOf: number[][] | undefined;
   private lineNumber = 0;
 
-  private constructor(private readonly cap: number) {}
+  private constructor(
+    private readonly cap: number,
+    keepLines: boolean,
+  ) {
+    if (keepLines) this.linesOf = [];
+  }
 
-  /** The texts' trie and its failure links, a unit per text and per NODES_PER_UNIT nodes; counts stop at `cap`. */
-  static *building(texts: Iterable<string>, cap: number): PacedWork<ContainingLines> {
-    const index = new ContainingLines(cap);
+  /**
+   * The texts' trie and its failure links, a unit per text and per
+   * NODES_PER_UNIT nodes; counts stop at `cap`. With `keepLines`, which
+   * lines each text was counted in is kept too (lines(): the first `cap`).
+   */
+  static *building(texts: Iterable<string>, cap: number, { keepLines = false }: { keepLines?: boolean } = {}): PacedWork<ContainingLines> {
+    const index = new ContainingLines(cap, keepLines);
     for (const text of texts) {
       index.add(text);
       yield;
@@ -59,6 +70,7 @@ export class ContainingLines {
         if (this.countedIn[text] === counted || this.counts[text]! >= this.cap) break;
         this.countedIn[text] = counted;
         this.counts[text]!++;
+        this.linesOf?.[text]!.push(counted - 1);
       }
     }
   }
@@ -67,6 +79,12 @@ export class ContainingLines {
   count(text: string): number | undefined {
     const id = this.ids.get(text);
     return id === undefined ? undefined : this.counts[id];
+  }
+
+  /** With `keepLines`: the first `cap` lines read that contain `text`, by their place (from 0) in the reading; undefined when `text` is not one of the texts. */
+  lines(text: string): readonly number[] | undefined {
+    const id = this.ids.get(text);
+    return id === undefined ? undefined : this.linesOf?.[id];
   }
 
   private add(text: string): void {
@@ -80,6 +98,7 @@ export class ContainingLines {
     this.ids.set(text, id);
     this.counts.push(0);
     this.countedIn.push(0);
+    this.linesOf?.push([]);
     this.textAt[node] = id;
   }
 

@@ -5,13 +5,13 @@ import { expectLinearGrowth } from '../helpers/growth.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 function counted(texts: string[], lines: string[], cap: number): ContainingLines {
-  const index = runSync(ContainingLines.building(texts, cap));
+  const index = runSync(ContainingLines.building(texts, cap, { keepLines: true }));
   for (const line of lines) index.read(line);
   return index;
 }
 
 describe('ContainingLines', () => {
-  it('counts the lines that contain each text, as a search of every line for it does, up to the cap', () => {
+  it('counts the lines that contain each text, and keeps which, as a search of every line for it does, up to the cap', () => {
     const next = seededRandom(7);
     // a small alphabet makes texts that contain each other, overlap and repeat within a line; one of many letters makes a node of many children
     const word = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
@@ -21,7 +21,11 @@ describe('ContainingLines', () => {
       const lines = Array.from({ length: 60 }, () => word(alphabet, Math.floor(next() * 30)));
       const cap = 1 + Math.floor(next() * 70);
       const index = counted(texts, lines, cap);
-      for (const text of texts) expect(index.count(text), `"${text}" in ${JSON.stringify(lines)}, cap ${cap}`).to.equal(Math.min(cap, lines.filter((line) => line.includes(text)).length));
+      for (const text of texts) {
+        const containing = lines.flatMap((line, place) => (line.includes(text) ? [place] : []));
+        expect(index.count(text), `"${text}" in ${JSON.stringify(lines)}, cap ${cap}`).to.equal(Math.min(cap, containing.length));
+        expect(index.lines(text)).to.deep.equal(containing.slice(0, cap));
+      }
     }
   });
 
