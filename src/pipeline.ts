@@ -143,7 +143,7 @@ export async function answerFromDocument(deps: AnswerDeps, prepared: PreparedReq
   const validateStarted = performance.now();
   // an answer can hold thousands of rows: finalize and evidence give the event loop back in turns
   const pacer = new Pacer(signal);
-  const final = await finalizePaced(extraction, compiled, options, pacer);
+  const final = await finalizePaced(extraction, compiled, options, pacer, signal);
   // the printed pages' reading, for an e-invoice's evidence, by the rules engine: the cross-check, or the engine itself
   const rulesReader = deps.crossCheck ?? (deps.engine.name === 'rules' ? deps.engine : undefined);
   const evidence = prepared.options.evidence ? await explain(final, deps.crossCheck, rulesReader, { compiled, document, options, signal, get layout() { return layout(); } }, pacer) : undefined;
@@ -172,7 +172,7 @@ async function explain(final: FinalAnswer, checker: Engine | undefined, rulesRea
       // another document (the printed pages alone) has a layout of its own, rendered only if the engine reads it
       const layout = lazyLayout(document);
       const changes = document === input.document ? {} : { document, get layout() { return layout(); } };
-      return await finalizePaced(await engine.extract(withInput(input, changes)), input.compiled, input.options, pacer);
+      return await finalizePaced(await engine.extract(withInput(input, changes)), input.compiled, input.options, pacer, input.signal);
     } catch {
       // a second reading only adds to the evidence; without it the values stand alone
       input.signal.throwIfAborted();

@@ -14,6 +14,7 @@ import { wordAt, type Document, type EInvoiceGroup, type EInvoiceValueOrigin, ty
 import { foldText } from '../util/fold-text.js';
 import { valueAtPointer } from '../util/json-pointer.js';
 import { locate, type Location } from './locate.js';
+import { searchPrinted, type PrintedValues } from './printed-values.js';
 
 export interface EInvoiceEvidence {
   /** EN 16931 business term, e.g. "BT-112", and its name. */
@@ -68,16 +69,17 @@ function normalisationsOf(page: Page): Map<string, string> {
  * differs when its reading of the field is another value and the XML's
  * value is printed nowhere.
  * `printed`: the printed pages' own reading, finalized (undefined when the
- * Document has no printed page).
+ * Document has no printed page). `shown`: where the pages show the answer's
+ * values (printed-values.ts; searched page by page without it).
  */
-export function comparePrinted(pointer: string, value: unknown, printed: Extraction | undefined, document: Document): { printed: EInvoiceEvidence['printed']; location?: Location } {
+export function comparePrinted(pointer: string, value: unknown, printed: Extraction | undefined, document: Document, shown?: PrintedValues): { printed: EInvoiceEvidence['printed']; location?: Location } {
   if (!printed) return { printed: 'no page' };
   const theirs = valueAtPointer(printed.value, pointer);
   const read = theirs !== null && theirs !== undefined && typeof theirs !== 'object';
   const readAt = read ? locate(printed.provenance.get(pointer)?.words ?? [], document) : undefined;
   if (read && sameValue(value, theirs)) return { printed: 'same', ...(readAt ? { location: readAt } : {}) };
   // the page's reading of the field may be wrong where the page itself is right: the XML's value printed anywhere is agreement
-  const found = findPrinted(value, document);
+  const found = shown ? shown.find(value) : searchPrinted(value, document);
   if (found) return { printed: 'same', location: found };
   if (read) return { printed: 'differs', ...(readAt ? { location: readAt } : {}) };
   return { printed: 'not printed' };
@@ -111,30 +113,4 @@ function sameValue(a: unknown, b: unknown): boolean {
   const y = typeof b === 'number' ? b : typeof b === 'string' ? parseNumber(b) : null;
   if (x !== null && y !== null && (typeof a === 'number' || /^[-+]?\d[\d.,]*$/.test(String(a).trim()))) return Math.abs(x - y) < 0.005;
   return foldText(String(a)) === foldText(String(b));
-}
-
-/** The first printed line that shows the value: the same amount (to the cent) or the same letters and digits. */
-function findPrinted(value: unknown, document: Document): Location | undefined {
-  const wanted = typeof value === 'number' ? value : typeof value === 'string' && /^[-+]?\d[\d.,]*$/.test(value.trim()) ? parseNumber(value) : null;
-  const folded = foldText(String(value));
-  if (wanted === null && folded.length < 2) return undefined;
-  for (const file of document.files) {
-    for (const page of file.pages) {
-      if (page.source === 'e-invoice') continue;
-      for (const [lineIndex, line] of page.lines.entries()) {
-        const refs = (match: (text: string) => boolean) => line.words.flatMap((word, wordIndex) => (match(word.text) ? [{ file: file.index, page: page.index, line: lineIndex, word: wordIndex }] : []));
-        if (wanted !== null) {
-          const found = refs((text) => {
-            const number = parseNumber(text);
-            return number !== null && Math.abs(Math.abs(number) - Math.abs(wanted)) < 0.005 && /\d[.,]\d/.test(text);
-          });
-          if (found.length > 0) return locate(found.slice(0, 1), document);
-        } else if (foldText(line.text).includes(folded)) {
-          const found = refs((text) => foldText(text) !== '' && folded.includes(foldText(text)));
-          if (found.length > 0) return locate(found, document);
-        }
-      }
-    }
-  }
-  return undefined;
 }

@@ -16,6 +16,7 @@ import { DocumentIndex } from './document-index.js';
 import { answerAmounts, valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
 import { comparePrinted, eInvoiceConfidence, eInvoiceOrigin, type EInvoiceEvidence } from './e-invoice.js';
 import { locate, type Location } from './locate.js';
+import { PrintedValues } from './printed-values.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
 export interface ValueEvidence extends Partial<Location> {
@@ -96,9 +97,15 @@ export function buildEvidencePaced(input: EvidenceInput, pacer: Pacer): Promise<
 function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
   const leaves: Leaf[] = [];
   yield* collectingLeaves(input.answer.value, '', leaves);
-  const context: FeatureContext = { document: input.document, index: yield* DocumentIndex.building(input.document), schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
+  const rulesLeaves: Leaf[] = [];
+  if (input.crossCheck) yield* collectingLeaves(input.crossCheck.value, '', rulesLeaves);
+  // every text of both readings looked for in the document in one pass over its lines
+  const index = yield* DocumentIndex.building(input.document, [...leaves, ...rulesLeaves].map((leaf) => leaf.value));
+  const context: FeatureContext = { document: input.document, index, schema: input.schema, dateOrder: input.dateOrder, amounts: answerAmounts(leaves) };
   // the rules engine's own amounts, once: per value they made evidence for a long answer quadratic
-  const rulesContext = input.crossCheck ? crossCheckContext(input.crossCheck, context) : undefined;
+  const rulesContext = input.crossCheck ? { ...context, amounts: answerAmounts(rulesLeaves) } : undefined;
+  // an e-invoice's values sought on its printed pages, all in one pass over them
+  const shown = input.printed ? yield* PrintedValues.building(input.document, leaves.map((leaf) => leaf.value)) : undefined;
   const evidence: EvidenceMap = {};
   const features = new Map<string, ValueFeatures>();
   for (const { pointer, value } of leaves) {
@@ -106,7 +113,7 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
     const source = input.answer.provenance.get(pointer);
     const origin = source ? eInvoiceOrigin(source.words, input.document) : undefined;
     if (source && origin) {
-      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input, source.score);
+      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input, source.score, shown);
       continue;
     }
     const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
@@ -120,9 +127,9 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
 }
 
 /** A value of the XML: its words' text, its term and element, and where (and whether) the printed pages show it. */
-function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput, mapping: number | undefined): ValueEvidence {
+function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput, mapping: number | undefined, shown: PrintedValues | undefined): ValueEvidence {
   const xml = locate(words, input.document);
-  const compared = comparePrinted(pointer, value, input.printed, input.document);
+  const compared = comparePrinted(pointer, value, input.printed, input.document, shown);
   const printedAt = compared.location;
   const eInvoice: EInvoiceEvidence = { ...origin, printed: compared.printed, ...(compared.printed === 'differs' && printedAt ? { printedText: printedAt.text } : {}) };
   return {
@@ -134,12 +141,7 @@ function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordR
   };
 }
 
-/** The answer's feature context with the amounts of the rules engine's reading in place of the answer's. */
-function crossCheckContext(crossCheck: Extraction, context: FeatureContext): FeatureContext {
-  return { ...context, amounts: answerAmounts(leavesOf(crossCheck.value)) };
-}
-
-/** A language model's value weighed against the rules engine's reading of the same property (`rulesContext`: crossCheckContext). */
+/** A language model's value weighed against the rules engine's reading of the same property (`rulesContext`: the amounts of the rules engine's reading in place of the answer's). */
 function crossCheckedConfidence(pointer: string, features: ValueFeatures, crossCheck: Extraction, rulesContext: FeatureContext): number {
   const rulesValue = valueAtPointer(crossCheck.value, pointer);
   const rulesConfidence =

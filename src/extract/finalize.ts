@@ -9,7 +9,8 @@
 import { AppError } from '../errors.js';
 import { isDayFirst, type DateOrder } from './date-order.js';
 import type { Extraction } from './engine.js';
-import { keepingPresent, PointerMoves, RemovedListItems } from './provenance.js';
+import { repairedAnswer } from './answer-repair-thread.js';
+import { keepingPresent, PointerMoves, RemovedListItems, type Provenance } from './provenance.js';
 import { describeAjvErrors, repairUntilValid } from './repair.js';
 import type { CompiledSchema } from './schema.js';
 import { isSchemaObject } from './schema-walk.js';
@@ -41,11 +42,16 @@ export function finalize(extraction: Extraction, compiled: CompiledSchema, optio
 
 /**
  * finalize on the event loop in turns of `pacer` (util/paced.ts): an answer
- * of 5,000 rows held the loop 0.4 s in one piece. Validation stays one call
- * (Ajv's compiled code: milliseconds for thousands of rows).
+ * of 5,000 rows held the loop 0.4 s in one piece. Validation and repair are
+ * one piece each: a large answer's run on a thread (answer-repair-thread.ts),
+ * since some of Ajv's checks grow faster than the answer.
  */
-export function finalizePaced(extraction: Extraction, compiled: CompiledSchema, options: FinalizeOptions, pacer: Pacer): Promise<FinalAnswer> {
-  return runPaced(finalizing(extraction, compiled, options), pacer);
+export async function finalizePaced(extraction: Extraction, compiled: CompiledSchema, options: FinalizeOptions, pacer: Pacer, signal?: AbortSignal): Promise<FinalAnswer> {
+  if (!isSchemaObject(extraction.value)) throw notAnObject();
+  const shaped = await runPaced(shapingCandidate(extraction, compiled, options), pacer);
+  if (!isSchemaObject(shaped.value)) throw notAnObject();
+  const { value, removed } = await repairedAnswer(shaped.value, compiled, signal);
+  return { value, provenance: await runPaced(keptWhereValues(removed, shaped.provenance, value), pacer) };
 }
 
 function* finalizing(extraction: Extraction, compiled: CompiledSchema, options: FinalizeOptions): PacedWork<FinalAnswer> {
@@ -54,7 +60,12 @@ function* finalizing(extraction: Extraction, compiled: CompiledSchema, options: 
   if (!isSchemaObject(shaped.value)) throw notAnObject();
   const removed = new RemovedListItems();
   const value = repairUntilValid(shaped.value, compiled.validateNullable, (list, index) => removed.record(list, index));
-  return { value, provenance: yield* keepingPresent(removed.remap(shaped.provenance, value), value) };
+  return { value, provenance: yield* keptWhereValues(removed, shaped.provenance, value) };
+}
+
+/** The shaped answer's provenance for the repaired `value`: moved past the removed list items, and only where a value is left. */
+function* keptWhereValues(removed: RemovedListItems, provenance: Provenance, value: Record<string, unknown>): PacedWork<Provenance> {
+  return yield* keepingPresent(yield* removed.remapping(provenance, value), value);
 }
 
 /** What the caller's schema says about a candidate once shaped (types coerced, missing values null): the problems worth a model retry. */

@@ -155,8 +155,43 @@ export class RemovedListItems {
     else this.removed.set(list, [index]);
   }
 
+  /**
+   * The removals as the pointer of each list in `root` (after them) and its
+   * indexes, for the way back from a thread, where a list is another array.
+   * A list no longer in `root` (in an item removed after) is left out:
+   * nothing under it has a place any more.
+   */
+  atPointers(root: unknown): Array<[string, number[]]> {
+    const found: Array<[string, number[]]> = [];
+    const visit = (node: unknown, pointer: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      if (Array.isArray(node)) {
+        const indexes = this.removed.get(node);
+        if (indexes) found.push([pointer, indexes]);
+        node.forEach((item, index) => visit(item, childPointer(pointer, index)));
+      } else for (const [key, item] of Object.entries(node)) visit(item, childPointer(pointer, key));
+    };
+    if (this.removed.size > 0) visit(root, '');
+    return found;
+  }
+
+  /** The removals of atPointers, for the lists at those pointers of `root`. */
+  static atLists(root: unknown, removals: ReadonlyArray<[string, number[]]>): RemovedListItems {
+    const removed = new RemovedListItems();
+    for (const [pointer, indexes] of removals) {
+      const list = valueAtPointer(root, pointer);
+      if (Array.isArray(list)) removed.removed.set(list, indexes);
+    }
+    return removed;
+  }
+
   /** `provenance` of the value before the removals, for `root` after them: removed items' pointers go, the items after them move up. */
   remap(provenance: Provenance, root: unknown): Provenance {
+    return runSync(this.remapping(provenance, root));
+  }
+
+  /** remap in steps (util/paced.ts): yields after each pointer. */
+  *remapping(provenance: Provenance, root: unknown): PacedWork<Provenance> {
     if (this.removed.size === 0) return provenance;
     const newIndexes = new Map<unknown[], Int32Array>();
     const newIndexesOf = (list: unknown[]) => {
@@ -169,6 +204,7 @@ export class RemovedListItems {
     };
     const updated: Provenance = new Map();
     for (const [pointer, source] of provenance) {
+      yield;
       const moved = remappedPointer(pointer, root, newIndexesOf);
       if (moved !== undefined) updated.set(moved, source);
     }

@@ -25,6 +25,14 @@ export interface CompiledSchema {
   /** makeNullable(schema): every property may be null, lists may be empty. */
   nullableSchema: JsonSchema;
   validateNullable: ValidateFunction;
+  /** What validateNullable is made from, for a thread that checks a large answer (answer-repair-thread.ts). */
+  nullableSource: ValidatorSource;
+}
+
+/** A validator's generated source and the patterns it runs: validatorFromSource makes the same function on any thread. */
+export interface ValidatorSource {
+  code: string;
+  patterns: string[];
 }
 
 const CACHE_LIMIT = 100;
@@ -80,7 +88,8 @@ function instantiated(schema: JsonSchema, sources: SchemaSources): { compiled: C
   const patterns = new SchemaPatterns();
   const validate = validatorFromSource(sources.validateSource, patterns);
   const validateNullable = validatorFromSource(sources.validateNullableSource, patterns);
-  return { compiled: { schema, dialect: sources.dialect, validate, nullableSchema: sources.nullableSchema, validateNullable }, patterns };
+  const nullableSource = { code: sources.validateNullableSource, patterns: sources.patterns };
+  return { compiled: { schema, dialect: sources.dialect, validate, nullableSchema: sources.nullableSchema, validateNullable, nullableSource }, patterns };
 }
 
 /**

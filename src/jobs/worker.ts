@@ -4,6 +4,7 @@ import { AppError, errorAnswer, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { responseBody, runExtraction, type PipelineDeps } from '../pipeline.js';
 import { deadline } from '../util/deadline.js';
+import { jsonText, Pacer, runPaced } from '../util/paced.js';
 import { untilAborted } from '../util/until-aborted.js';
 import type { JobError, JobProgress, JobRecord } from './job.js';
 import type { ExtractionTask, JobObserver } from './jobs.js';
@@ -91,7 +92,9 @@ async function runJob(deps: WorkerDeps, task: Task<ExtractionTask>): Promise<voi
       }),
       signal,
     );
-    const ended = await store.finish(id, { status: 'succeeded', result: JSON.stringify(responseBody(outcome, request.options)) }, config.resultTtlMs);
+    // written in turns, as POST /v1/ writes its answer: one JSON.stringify of thousands of rows with their evidence held the loop
+    const result = await runPaced(jsonText(responseBody(outcome, request.options)), new Pacer(signal));
+    const ended = await store.finish(id, { status: 'succeeded', result }, config.resultTtlMs);
     if (ended) await announce(deps, ended, started);
   } catch (error) {
     if (task.signal.aborted) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { combineReadings, FEATURE_NAMES, featureVector, sigmoid, singleReadingConfidence, SURE_LETTER, WEAK_LABEL_BELOW, type ConfidenceModel, type KindModel } from '../../src/evidence/confidence.js';
-import { DocumentIndex } from '../../src/evidence/document-index.js';
+import { DocumentIndex, REPEATS_COUNTED } from '../../src/evidence/document-index.js';
 import { buildEvidence, leafPointers } from '../../src/evidence/evidence.js';
 import { exactness, irregular, schemaAt, signed, valueFeatures, valueKind, VALUE_KINDS, type ValueFeatures, type ValueKind } from '../../src/evidence/features.js';
 import { locate } from '../../src/evidence/locate.js';
@@ -8,6 +8,7 @@ import type { Document, Page } from '../../src/document/document.js';
 import { undoQuarterTurn } from '../../src/document/page-frame.js';
 import { REREAD_BELOW } from '../../src/ingest/ocr/paddle/read-page.js';
 import { buildDocument } from '../helpers/document-builder.js';
+import { expectLinearGrowth } from '../helpers/growth.js';
 
 const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
 
@@ -127,6 +128,37 @@ describe('evidence: what is known about a value', () => {
     expect(index.addsUp(3.33, [])).to.equal(false);
     expect(index.addsUp(0, [ref(6, 1)])).to.equal(false);
     expect(index.repeats('Subtotal', [])).to.equal(1);
+  });
+
+  it('counts the other lines that print a text, up to REPEATS_COUNTED, for texts given when the index is built and others alike', () => {
+    const lines = ['Service fee 10.00', 'Article 1  2  5.00', 'Article 12  1  5.00', 'Service fee 10.00', ...Array.from({ length: 40 }, (_, i) => `Unit pcs ${i}`)];
+    const document = buildDocument(lines);
+    const texts = ['Service fee', 'Article 1', 'Article 12', 'PCS', 'Unit pcs 3', 'fee', 'xy'];
+    const own = [ref(0, 0), ref(3, 0)];
+    const given = new DocumentIndex(document, texts);
+    const later = new DocumentIndex(document);
+    for (const index of [given, later]) {
+      // "article12500" (Article 1, 2 of them) prints "Article 12" too: letters and digits are compared, not words
+      expect(texts.map((text) => index.repeats(text, own))).to.deep.equal([0, 2, 2, REPEATS_COUNTED, 11, 0, 0]);
+      expect(index.repeats('Service fee', [ref(0, 0)])).to.equal(1);
+      expect(index.repeats(5, [ref(1, 3)])).to.equal(1);
+    }
+    // beyond the bound, as many other lines as the bound, however many of its own lines print it too
+    const ownLines = (count: number) => Array.from({ length: count }, (_, line) => ref(line, 0));
+    const printedOn = (count: number) => new DocumentIndex(buildDocument(Array.from({ length: count }, () => 'pcs')), ['pcs']);
+    expect(printedOn(200).repeats('pcs', ownLines(1))).to.equal(REPEATS_COUNTED);
+    expect(printedOn(200).repeats('pcs', ownLines(60))).to.equal(REPEATS_COUNTED);
+    expect(printedOn(70).repeats('pcs', ownLines(60))).to.equal(10);
+  });
+
+  it('indexes a table and counts every row\'s repeats in time linear in the rows (n vs 4n)', async () => {
+    const rowsOf = (count: number) => Array.from({ length: count }, (_, i) => `Article ${i + 1}  ${1 + (i % 5)}  ${(5 + (i % 13)).toFixed(2)}  ${((1 + (i % 5)) * (5 + (i % 13))).toFixed(2)}`);
+    const documents = new Map([2000, 8000].map((count) => [count, buildDocument(rowsOf(count))]));
+    await expectLinearGrowth((count) => {
+      const descriptions = Array.from({ length: count }, (_, i) => `Article ${i + 1}`);
+      const index = new DocumentIndex(documents.get(count)!, descriptions);
+      return descriptions.map((description, line) => index.repeats(description, [ref(line, 0), ref(line, 1)]) + index.repeats(5 + (line % 13), [ref(line, 3)]) + Number(index.addsUp(5 + (line % 13), [ref(line, 3)])));
+    }, 2000);
   });
 
   it('collects a value\'s features from its words, the engine\'s reading and the document', () => {

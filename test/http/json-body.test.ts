@@ -9,6 +9,7 @@ import { findLongStrings, jsonBodyValue, MAX_OBJECT_KEYS, PACED_PARSE_CHARS, par
 import { isAppError } from '../../src/errors.js';
 import { JsonStringBytes, TEXT_BYTES_PER_UNIT } from '../../src/util/json-string-bytes.js';
 import { TOKENS_PER_SLICE } from '../../src/util/paced-json.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /** The value with every JsonStringBytes made into its text: what JSON.parse gives, if the parser is right. */
 function asText(value: unknown): unknown {
@@ -165,7 +166,7 @@ describe('the JSON body parser of POST /v1/ (long strings left as body bytes)', 
     // characters of one to four bytes and broken sequences, so that pieces end next to every kind
     const kinds = [Buffer.from('Q'), Buffer.from('é'), Buffer.from('€'), Buffer.from('😀'), Buffer.from([0xe2, 0x82]), Buffer.from([0x80]), Buffer.from([0xf0, 0x9f])];
     const bodyOf = (bytes: number) => {
-      const random = seeded(bytes);
+      const random = seededRandom(bytes);
       const parts: Buffer[] = [];
       for (let length = 0; length < bytes; ) {
         const part = kinds[Math.floor(random() * kinds.length)]!;
@@ -231,7 +232,7 @@ describe('the JSON body parser of POST /v1/ (long strings left as body bytes)', 
   });
 
   it('gives what JSON.parse gives for random bodies of nested values and strings of every kind', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     const pieces = ['', 'A', 'é', '😀', '"', '\\', '\n', '\u0001', '/', 'base64+/=', '\u2028'];
     const value = (depth: number): unknown => {
       const roll = random();
@@ -474,14 +475,3 @@ describe('POST /v1/ with large bodies: read as bytes, the base64 decoded off the
     expect(after.status).to.equal(400);
   });
 });
-
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -4,7 +4,7 @@ import { finalize, finalizePaced } from '../../src/extract/finalize.js';
 import type { Provenance } from '../../src/extract/provenance.js';
 import { compileCallerSchema } from '../../src/extract/schema.js';
 import { packDocument, packingDocument, unpackingPage, unpackPage } from '../../src/ingest/document-pack.js';
-import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, STRING_CHARS_PER_UNIT, UNITS_PER_TURN } from '../../src/util/paced.js';
+import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, SMALL_CHARS, SMALL_NODES, STRING_CHARS_PER_UNIT, UNITS_PER_TURN } from '../../src/util/paced.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 /**
@@ -105,6 +105,24 @@ describe('paced work on the event loop (util/paced.ts)', function () {
       expect(runSync(jsonText(value))).to.equal(JSON.stringify(value));
       expect(runSync(jsonLength(value))).to.equal(JSON.stringify(value).length);
     }
+  });
+
+  it('writes a small container (a row, a value\'s evidence) in one unit and a larger one a member at a time, as JSON.stringify writes them', () => {
+    const unitsOf = (work: Generator<void, unknown, void>) => {
+      let units = 0;
+      for (let step = work.next(); !step.done; step = work.next()) units++;
+      return units;
+    };
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ description: `Item ${i}`, quantity: i % 4, amount: i / 8, note: i % 3 ? null : undefined }));
+    const evidence = Object.fromEntries(rows.map((_, i) => [`/rows/${i}/amount`, { bbox: [0.1, 0.2, 0.3, i / 1000], text: `${i}`, confidence: 0.9, eInvoice: { term: 'BT-131', printed: 'same' } }]));
+    const answer = { data: { rows }, evidence };
+    expect(runSync(jsonText(answer))).to.equal(JSON.stringify(answer));
+    expect(unitsOf(jsonText(answer))).to.equal(2000);
+    // past SMALL_NODES values or SMALL_CHARS characters, a unit per member
+    const wide = Object.fromEntries(Array.from({ length: SMALL_NODES }, (_, i) => [`k${i}`, i]));
+    expect(unitsOf(jsonText({ wide }))).to.equal(SMALL_NODES);
+    expect(unitsOf(jsonText({ long: ['x'.repeat(SMALL_CHARS), 'y'] }))).to.equal(2);
+    expect(runSync(jsonText({ wide, long: ['x'.repeat(SMALL_CHARS), 'y'] }))).to.equal(JSON.stringify({ wide, long: ['x'.repeat(SMALL_CHARS), 'y'] }));
   });
 
   it('writes a long string, as a value or as a key, a piece per unit, with the text JSON.stringify writes (n vs 4n)', () => {

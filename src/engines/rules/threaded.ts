@@ -10,6 +10,7 @@
  */
 import type { Document } from '../../document/document.js';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
+import { unpackingExtraction, type PackedExtraction } from '../../extract/extraction-pack.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import { childSchemas, isSchemaObject } from '../../extract/schema-walk.js';
 import { packingDocument } from '../../ingest/document-pack.js';
@@ -70,7 +71,7 @@ const IDLE_THREAD_EXIT_MS = 60_000;
 
 export class ThreadedRulesEngine implements Engine {
   readonly name = 'rules';
-  private readonly pool: ThreadPool<PackedRulesTask, Extraction>;
+  private readonly pool: ThreadPool<PackedRulesTask, PackedExtraction>;
   private readonly inlineMaxWork: number;
 
   /**
@@ -103,8 +104,10 @@ export class ThreadedRulesEngine implements Engine {
     if (runsInline(task.document, task.schema, this.inlineMaxWork)) return extractByRules(task, input.signal);
     try {
       // packed in turns: a document of thousands of lines took the loop 0.15 s in one piece
-      const packed: PackedRulesTask = { ...task, document: await runPaced(packingDocument(task.document, { withOrigins: false }), new Pacer(input.signal)) };
-      return await this.pool.run(packed, input.signal);
+      const pacer = new Pacer(input.signal);
+      const packed: PackedRulesTask = { ...task, document: await runPaced(packingDocument(task.document, { withOrigins: false }), pacer) };
+      // and the answer unpacked in turns: the clone of 20,000 values' sources took the loop 35-47 ms in one piece
+      return await runPaced(unpackingExtraction(await this.pool.run(packed, input.signal)), pacer);
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason;
       throw error;
