@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ExtractionRequest } from '../pipeline.js';
 import { deadline } from '../util/deadline.js';
 import type { JobProgress, JobRecord, JobStatus } from './job.js';
+import { inputBytes, requestFromInputBytes } from './input-bytes.js';
 import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 /**
@@ -173,7 +174,7 @@ export class RedisJobStore implements JobStore {
     const stored = { ...record, ...(claim ? { idempotency: idempotencyKey } : {}) };
     const [outcome, id] = (await this.client.jobCreate(
       this.key(record.id), this.key(record.id, 'input'), this.pendingKey, idempotencyKey,
-      record.id, record.createdAt, claim?.bodyHash ?? '', input.raw, ...fields(stored),
+      record.id, record.createdAt, claim?.bodyHash ?? '', await inputBytes(input), ...fields(stored),
     )) as [string, string];
     if (outcome === 'conflict') return { conflict: true };
     if (outcome === 'created') return { record, created: true };
@@ -205,7 +206,7 @@ export class RedisJobStore implements JobStore {
 
   async input(id: string): Promise<ExtractionRequest | undefined> {
     const raw = await this.client.getBuffer(this.key(id, 'input'));
-    return raw ? (JSON.parse(raw.toString('utf8')) as ExtractionRequest) : undefined;
+    return raw ? requestFromInputBytes(raw) : undefined;
   }
 
   async progress(id: string, progress: JobProgress): Promise<void> {
