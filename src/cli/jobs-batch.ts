@@ -106,7 +106,8 @@ export async function runJobsBatch(run: JobsBatchRun): Promise<Tally> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await fetch(url, { ...init, headers, signal: control.signal });
+        // the request's own headers (a submit's Idempotency-Key) beside the run's
+        response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, signal: control.signal });
       } catch (error) {
         if (control.signal.aborted) throw control.signal.reason;
         throw new Error(`cannot reach the service at ${url.origin}: ${reasonOf(error)}`);
@@ -147,7 +148,7 @@ export async function runJobsBatch(run: JobsBatchRun): Promise<Tally> {
         return;
       }
       if (known?.id && known.key === key) return void watched.push({ input, id: known.id, started });
-      const response = await send(jobsUrl, { method: 'POST', body, headers: { ...headers, 'idempotency-key': key } });
+      const response = await send(jobsUrl, { method: 'POST', body, headers: { 'idempotency-key': key } });
       if (response.status !== 202) throw await errorFrom(response);
       const { id } = (await response.json()) as { id: string };
       await note({ file: input.path, id, key });
