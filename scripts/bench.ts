@@ -9,7 +9,8 @@
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
  * job queue's throughput and cost instead (bench/jobs.ts); `-- text-pdf`:
- * only the born-digital PDF against pdf.js alone.
+ * only the born-digital PDF against pdf.js alone; `-- upload`: a 50 MB file
+ * sent as JSON and as multipart (bench/upload.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import { PAGE_SEGMENTATION_MODE, sharedPgm } from '../src/ingest/ocr/tesseract/p
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
+import { benchUpload } from './bench/upload.js';
 import { startServiceLikeNpmStart, type ServiceProcess } from './service-process.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
@@ -344,6 +346,9 @@ async function main(): Promise<void> {
   if (jobs >= 0) return benchJobs(report, process.argv.slice(jobs + 1));
   // `npm run bench -- text-pdf`: only the born-digital PDF against pdf.js alone
   if (process.argv.includes('text-pdf')) return benchTextPdfAgainstPdfjs();
+  // `npm run bench -- upload [MB]`: a large file as JSON and as multipart (bench/upload.ts)
+  const upload = process.argv.indexOf('upload');
+  if (upload >= 0) return benchUpload(report, process.argv.slice(upload + 1));
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;
