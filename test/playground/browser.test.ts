@@ -1,14 +1,14 @@
 /**
  * The playground page driven in a real browser (Debian's headless Chromium):
- * key, dropped files, preset schema, run, the values, engine and timings it
- * shows, an error as the service phrased it, and the per-value evidence the
- * service gives: confidence beside each value, its box drawn over the page on
- * hover. Screenshots go to .test-output/playground/.
+ * key, dropped files sent as multipart/form-data, preset schema, run, the
+ * values, engine and timings it shows, an error as the service phrased it,
+ * and the per-value evidence the service gives: confidence beside each value,
+ * its box drawn over the page on hover. Screenshots go to .test-output/playground/.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { decodeContents } from '../../src/ingest/decode.js';
 import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
@@ -17,6 +17,7 @@ import { makeReceiptImage, RECEIPT_EXPECTED } from '../fixtures/images.js';
 import { ciiXml, sampleInvoice } from '../fixtures/einvoices.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { chromiumInstalled, CHROMIUM_PATH, launchChromium, type HeadlessBrowser } from '../helpers/browser.js';
+import { partsOf, recordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const OUTPUT = fileURLToPath(new URL('../../../.test-output/playground/', import.meta.url));
@@ -39,6 +40,25 @@ async function dropFiles(page: Page, files: DroppedFile[]): Promise<void> {
     zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   }, files);
+}
+
+/** Where the words of `text` are printed on the invoice's only page, as fractions of it: pdf.js's text layer, as the service reads it. */
+async function printedBox(services: PipelineDeps, pdf: Buffer, text: string, after = 0): Promise<number[]> {
+  const [file] = decodeContents([{ mimeType: 'application/pdf', data: pdf }], { maxFiles: 1 });
+  const page = (await services.pdf.inspect(file!, 10)).pages[0]!;
+  const word = page.words.filter((w) => w.text === text)[after]!;
+  return [word.bbox.x0 / page.width, word.bbox.y0 / page.height, word.bbox.x1 / page.width, word.bbox.y1 / page.height];
+}
+
+/** The boxes drawn over a page, as fractions of its sheet. */
+function drawnBoxes(page: Page, file = 0, pageIndex = 0): Promise<Array<{ low: boolean; x0: number; y0: number; x1: number; y1: number }>> {
+  return page.$$eval(`.page[data-file="${file}"][data-page="${pageIndex}"] .sheet`, ([sheet]) => {
+    const frame = sheet!.getBoundingClientRect();
+    return [...sheet!.querySelectorAll('.box')].map((box) => {
+      const r = box.getBoundingClientRect();
+      return { low: box.classList.contains('low'), x0: (r.left - frame.left) / frame.width, y0: (r.top - frame.top) / frame.height, x1: (r.right - frame.left) / frame.width, y1: (r.bottom - frame.top) / frame.height };
+    });
+  });
 }
 
 /** The values table as {path: shown value}. */
@@ -73,6 +93,8 @@ describe('playground page in headless Chromium', function () {
   this.timeout(180_000);
   let services: PipelineDeps;
   let server: RunningServer;
+  /** In front of the server: keeps what the page sent. */
+  let proxy: RecordingProxy;
   let jobs: JobsRuntime | undefined;
   let browser: HeadlessBrowser | undefined;
   let invoicePdf: Buffer;
@@ -87,12 +109,14 @@ describe('playground page in headless Chromium', function () {
     services = await sharedServices();
     jobs = await startJobs(testConfig(), silentLogger());
     server = await startTestServer(services, {}, { jobs });
+    proxy = await recordingProxy(server.url);
     browser = await launchChromium();
     [invoicePdf, receiptPng] = await Promise.all([makeInvoicePdf(), makeReceiptImage('png')]);
   });
 
   after(async () => {
     await browser?.close();
+    await proxy?.close();
     await server?.close();
     await jobs?.close(0);
     await closeSharedServices();
@@ -125,11 +149,8 @@ describe('playground page in headless Chromium', function () {
   it('extracts from a dropped PDF and image and shows the values, the engine and the stage timings', async () => {
     const page = await browser!.context.newPage();
     const problems = watchProblems(page);
-    const requests: Request[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/v1/')) requests.push(request);
-    });
-    await page.goto(`${server.url}/`);
+    const sentBefore = proxy.passed.length;
+    await page.goto(`${proxy.url}/`);
     await page.waitForFunction(() => document.getElementById('service-status')!.textContent!.startsWith('ready'));
     expect(await page.textContent('#service-status')).to.equal('ready - engine rules');
 
@@ -161,15 +182,19 @@ describe('playground page in headless Chromium', function () {
     expect(stages).to.deep.equal(['decode', 'ocr', 'extract', 'validate', 'total']);
     expect(await page.isHidden('#error')).to.equal(true);
 
-    // Both files went in one request, and the page asked for the evidence the service offers.
-    expect(requests).to.have.length(1);
-    const sent = JSON.parse(requests[0]!.postData() ?? '{}');
-    expect(sent.contents.map((c: { filename: string; mimeType: string }) => [c.filename, c.mimeType])).to.deep.equal([
+    // Both files went in one multipart request, as they are, and the page asked for the evidence the service offers.
+    const posted = proxy.passed.slice(sentBefore).filter((passed) => passed.method === 'POST');
+    expect(posted.map((passed) => passed.path)).to.deep.equal(['/v1/']);
+    expect(posted[0]!.headers['content-type']).to.match(/^multipart\/form-data; boundary=/);
+    const sent = await partsOf(posted[0]!);
+    expect([...sent.keys()]).to.deep.equal(['schema', 'options', 'file', 'file']);
+    const files = sent.getAll('file') as File[];
+    expect(files.map((file) => [file.name, file.type])).to.deep.equal([
       ['invoice.pdf', 'application/pdf'],
       ['receipt.png', 'image/png'],
     ]);
-    expect(sent.options?.evidence).to.equal(true);
-    expect(Buffer.from(sent.contents[1].data, 'base64').equals(receiptPng)).to.equal(true);
+    expect(JSON.parse(String(sent.get('options'))).evidence).to.equal(true);
+    expect(Buffer.from(await files[1]!.arrayBuffer()).equals(receiptPng)).to.equal(true);
 
     await page.screenshot({ path: `${OUTPUT}extraction.png`, fullPage: true });
     expect(problems).to.deep.equal([]);
@@ -238,21 +263,15 @@ describe('playground page in headless Chromium', function () {
     const page = await browser!.context.newPage();
     const problems = watchProblems(page);
     // Where the invoice number really is on the page, from the same pdf.js text layer the service reads.
-    const [file] = decodeContents([{ mimeType: 'application/pdf', data: invoicePdf.toString('base64') }], { maxFiles: 1 });
-    const inspected = (await services.pdf.inspect(file!, 10)).pages[0]!;
-    const word = inspected.words.find((w) => w.text === INVOICE_EXPECTED.invoiceNumber)!;
-    const printed = [word.bbox.x0 / inspected.width, word.bbox.y0 / inspected.height, word.bbox.x1 / inspected.width, word.bbox.y1 / inspected.height];
+    const printed = await printedBox(services, invoicePdf, INVOICE_EXPECTED.invoiceNumber);
 
-    let sentBody: { options?: { evidence?: boolean; dateOrder?: string } } | undefined;
+    const sentBefore = proxy.passed.length;
     let answer: { data: Record<string, unknown>; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
-    page.on('request', (request) => {
-      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
-    });
     page.on('response', async (response) => {
       if (response.url().endsWith('/v1/')) answer = await response.json();
     });
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${proxy.url}/`);
     await page.fill('#api-key', TEST_API_KEY);
     await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
     await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
@@ -263,7 +282,8 @@ describe('playground page in headless Chromium', function () {
     await page.click('#run');
     await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
     await page.waitForFunction(() => document.querySelectorAll('#fields th').length === 3);
-    expect(sentBody?.options).to.deep.equal({ dateOrder: 'dmy', evidence: true });
+    const [posted] = proxy.passed.slice(sentBefore).filter((passed) => passed.method === 'POST');
+    expect(JSON.parse(String((await partsOf(posted!)).get('options')))).to.deep.equal({ dateOrder: 'dmy', evidence: true });
     expect(answer?.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
 
     // Every value shows the confidence the service gave it; values under 0.9 are marked for review.
@@ -277,13 +297,7 @@ describe('playground page in headless Chromium', function () {
     }
 
     await page.hover('#fields tr[data-pointer="/invoice_number"]');
-    const drawn = await page.$$eval('.page[data-file="0"][data-page="0"] .sheet', ([sheet]) => {
-      const frame = sheet!.getBoundingClientRect();
-      return [...sheet!.querySelectorAll('.box')].map((box) => {
-        const r = box.getBoundingClientRect();
-        return { low: box.classList.contains('low'), x0: (r.left - frame.left) / frame.width, y0: (r.top - frame.top) / frame.height, x1: (r.right - frame.left) / frame.width, y1: (r.bottom - frame.top) / frame.height };
-      });
-    });
+    const drawn = await drawnBoxes(page);
     expect(drawn).to.have.length(1);
     const tolerance = 0.01;
     expect(drawn[0]!.low).to.equal(answer!.evidence['/invoice_number']!.confidence < 0.9);
@@ -319,17 +333,16 @@ describe('playground page in headless Chromium', function () {
       delete spec.components.schemas.ExtractionRequest.properties.options.properties.evidence;
       await route.fulfill({ json: spec });
     });
-    let sentBody: { options?: { evidence?: boolean } } | undefined;
-    page.on('request', (request) => {
-      if (request.url().endsWith('/v1/')) sentBody = JSON.parse(request.postData() ?? '{}');
-    });
-    await page.goto(`${server.url}/`);
+    const sentBefore = proxy.passed.length;
+    await page.goto(`${proxy.url}/`);
     await page.fill('#api-key', TEST_API_KEY);
     await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
     await page.selectOption('#preset', 'invoice');
     await page.click('#run');
     await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
-    expect(sentBody?.options?.evidence).to.equal(undefined);
+    const [posted] = proxy.passed.slice(sentBefore).filter((passed) => passed.method === 'POST');
+    const options = (await partsOf(posted!)).get('options');
+    expect(options === null ? undefined : JSON.parse(String(options)).evidence).to.equal(undefined);
     expect(await page.$$eval('#fields th', (cells) => cells.map((cell) => cell.textContent))).to.deep.equal(['field', 'value']);
     expect(problems).to.deep.equal([]);
     await page.close();

@@ -1,5 +1,6 @@
 // The playground's behaviour: key, files, schema, options, the POST /v1/
-// call (or a job: POST /v1/jobs, its progress, its result), and the answer
+// call (or a job: POST /v1/jobs, its progress, its result), the files sent
+// as multipart/form-data as they are, and the answer
 // (values, engine, stage timings, errors as the service phrased them,
 // evidence boxes when the service offers evidence).
 import { clearBoxes, showBoxes, showPages } from './pages.js';
@@ -137,33 +138,32 @@ function usePreset(name) {
 // ---------------------------------------------------------------------------
 // The request
 
-function base64Of(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-async function buildBody(schema) {
-  const contents = await Promise.all(
-    state.files.map(async ({ file, mimeType }) => ({ filename: file.name, mimeType, data: await base64Of(file) })),
-  );
+/**
+ * The request as multipart/form-data: the schema and options as JSON parts,
+ * each file as a "file" part of the type the page settled on, its bytes as
+ * they are (no base64: the browser streams the file from disk).
+ */
+function buildForm(schema) {
+  const form = new FormData();
+  form.append('schema', JSON.stringify(schema));
   const options = {};
   for (const field of state.optionFields) {
     const value = field.read();
     if (value !== undefined) options[field.name] = value;
   }
   if (state.evidence) options.evidence = true;
-  return Object.keys(options).length > 0 ? { schema, contents, options } : { schema, contents };
+  if (Object.keys(options).length > 0) form.append('options', JSON.stringify(options));
+  // a slice with the type: the browser may have named none (an .xml file), the page found it from the name
+  for (const { file, mimeType } of state.files) form.append('file', file.slice(0, file.size, mimeType), file.name);
+  return form;
 }
 
+/** A call of the API; `body` a FormData (its Content-Type, with the boundary, is the browser's to set). */
 async function call(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: { 'content-type': 'application/json', 'x-api-key': $('api-key').value.trim() },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    headers: { 'x-api-key': $('api-key').value.trim() },
+    ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
   try {
@@ -186,8 +186,8 @@ async function run() {
   $('run-status').textContent = `Reading ${state.files.length} file(s)...`;
   const started = performance.now();
   try {
-    if ($('as-job').checked) return await runJob(await buildBody(schema), started);
-    const { response, body } = await call('POST', '/v1/', await buildBody(schema));
+    if ($('as-job').checked) return await runJob(buildForm(schema), started);
+    const { response, body } = await call('POST', '/v1/', buildForm(schema));
     showSummary(response.headers);
     if (!response.ok) showFailure(response, body);
     else showAnswer(body);
