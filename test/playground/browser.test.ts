@@ -1,9 +1,10 @@
 /**
  * The playground page driven in a real browser (Debian's headless Chromium):
  * key, dropped files sent as multipart/form-data, preset schema, run, the
- * values, engine and timings it shows, an error as the service phrased it,
- * and the per-value evidence the service gives: confidence beside each value,
- * its box drawn over the page on hover. Screenshots go to .test-output/playground/.
+ * values, engine and timings it shows, lists of objects as tables, an error
+ * as the service phrased it, and the per-value evidence the service gives:
+ * confidence beside each value and in each cell, its box drawn over the page
+ * on hover (and kept on click). Screenshots go to .test-output/playground/.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -176,7 +177,7 @@ describe('playground page in headless Chromium', function () {
     expect(values.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
     expect(values.invoice_date).to.equal(INVOICE_EXPECTED.invoiceDateIso);
     expect(values.total).to.equal(String(INVOICE_EXPECTED.total));
-    expect(values['line_items[0].description']).to.equal(INVOICE_EXPECTED.lineItems[0].description);
+    expect(await page.textContent('table.list[data-pointer="/line_items"] td[data-pointer="/line_items/0/description"] .value')).to.equal(INVOICE_EXPECTED.lineItems[0].description);
     expect(await page.textContent('#engine')).to.equal('rules');
     const stages = await page.$$eval('#timings tr', (rows) => rows.map((row) => row.children[0]!.textContent));
     expect(stages).to.deep.equal(['decode', 'ocr', 'extract', 'validate', 'total']);
@@ -286,8 +287,10 @@ describe('playground page in headless Chromium', function () {
     expect(JSON.parse(String((await partsOf(posted!)).get('options')))).to.deep.equal({ dateOrder: 'dmy', evidence: true });
     expect(answer?.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
 
-    // Every value shows the confidence the service gave it; values under 0.9 are marked for review.
-    const rows = await page.$$eval('#fields tr[data-pointer]', (trs) => trs.map((row) => ({ pointer: row.dataset.pointer!, shown: row.children[2]?.textContent ?? '', review: row.classList.contains('review') })));
+    // Every value shows the confidence the service gave it, beside it or in its list's cell; values under 0.9 are marked for review.
+    const rows = await page.$$eval('#fields tr[data-pointer], table.list td[data-pointer]', (elements) =>
+      elements.map((element) => ({ pointer: element.dataset.pointer!, shown: (element.tagName === 'TR' ? element.children[2] : element.querySelector('.confidence'))?.textContent ?? '', review: element.classList.contains('review') })),
+    );
     const withEvidence = rows.filter((row) => answer!.evidence[row.pointer]);
     expect(withEvidence.map((row) => row.pointer)).to.have.members(Object.keys(answer!.evidence));
     for (const row of withEvidence) {
@@ -315,9 +318,70 @@ describe('playground page in headless Chromium', function () {
 
     const review = withEvidence.find((row) => row.review);
     if (review) {
-      await page.hover(`#fields tr[data-pointer="${review.pointer}"]`);
+      await page.hover(`[data-pointer="${review.pointer}"]`);
       expect(await page.$$eval('.sheet .box', (boxes) => boxes.map((box) => box.className))).to.include('box low');
     }
+    await page.hover('h1');
+    expect(await page.$$('.sheet .box')).to.have.length(0);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('shows a list of objects as a table: a row per item, a column per property, each cell\'s confidence, its box on hover and kept on click', async () => {
+    const page = await browser!.context.newPage();
+    const problems = watchProblems(page);
+    let answer: { data: { line_items: Array<Record<string, unknown>> }; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
+    page.on('response', async (response) => {
+      if (response.url().endsWith('/v1/')) answer = await response.json();
+    });
+    await page.goto(`${server.url}/`);
+    await page.fill('#api-key', TEST_API_KEY);
+    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
+    await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+    await page.selectOption('#preset', 'invoice');
+    await page.click('#run');
+    const table = 'table.list[data-pointer="/line_items"]';
+    await page.waitForSelector(`${table} tbody tr`, { timeout: 120_000 });
+    const items = answer!.data.line_items;
+    expect(items).to.have.length(INVOICE_EXPECTED.lineItems.length);
+
+    // a column per property of the items, a row per item, each cell the item's value
+    expect(await page.$$eval(`${table} thead th`, (cells) => cells.map((cell) => cell.textContent))).to.deep.equal(['#', 'description', 'quantity', 'unit_price', 'amount']);
+    const cells = await page.$$eval(`${table} tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => ({ pointer: td.dataset.pointer!, value: td.querySelector('.value')!.textContent, confidence: td.querySelector('.confidence')?.textContent ?? null, review: td.classList.contains('review') }))));
+    expect(cells).to.have.length(items.length);
+    cells.forEach((row, i) => {
+      expect(row.map((cell) => cell.pointer)).to.deep.equal(['description', 'quantity', 'unit_price', 'amount'].map((key) => `/line_items/${i}/${key}`));
+      row.forEach((cell) => {
+        const key = cell.pointer.split('/').pop()!;
+        expect(cell.value, cell.pointer).to.equal(String(items[i]![key]));
+        const given = answer!.evidence[cell.pointer]!;
+        expect(cell.confidence, cell.pointer).to.match(new RegExp(`^${Math.round(given.confidence * 100)}%`));
+        expect(cell.review, cell.pointer).to.equal(given.confidence < 0.9);
+      });
+    });
+    expect(cells.map((row) => row[0]!.value)).to.deep.equal(INVOICE_EXPECTED.lineItems.map((item) => item.description));
+    // the list is in the table, not also in the values above it
+    expect(await page.$$('#fields tr[data-pointer^="/line_items"]')).to.have.length(0);
+
+    // hovering a cell outlines its value where the service says it was read, which is where the page prints it
+    const pointer = '/line_items/1/quantity';
+    const printed = await printedBox(services, invoicePdf, String(INVOICE_EXPECTED.lineItems[1].quantity));
+    await page.hover(`${table} td[data-pointer="${pointer}"]`);
+    const drawn = await drawnBoxes(page);
+    expect(drawn).to.have.length(1);
+    [drawn[0]!.x0, drawn[0]!.y0, drawn[0]!.x1, drawn[0]!.y1].forEach((value, i) => {
+      expect(value).to.be.closeTo(answer!.evidence[pointer]!.bbox![i]!, 0.01);
+      expect(value).to.be.closeTo(printed[i]!, 0.01);
+    });
+    await page.hover('h1');
+    expect(await page.$$('.sheet .box')).to.have.length(0);
+    // a click keeps it while the mouse is elsewhere; a second click lets it go
+    await page.click(`${table} td[data-pointer="${pointer}"]`);
+    await page.hover('h1');
+    expect(await drawnBoxes(page)).to.deep.equal(drawn);
+    expect(await page.getAttribute(`${table} td[data-pointer="${pointer}"]`, 'class')).to.contain('pinned');
+    await page.screenshot({ path: `${OUTPUT}list.png`, fullPage: true });
+    await page.click(`${table} td[data-pointer="${pointer}"]`);
     await page.hover('h1');
     expect(await page.$$('.sheet .box')).to.have.length(0);
     expect(problems).to.deep.equal([]);
