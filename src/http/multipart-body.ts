@@ -250,6 +250,16 @@ class FormReader {
   }
 }
 
+/**
+ * How long the parser may take to settle once the whole body is in: it holds
+ * every byte by then and settles within a few turns of the loop. Busboy
+ * skips a part that is not form-data (no Content-Disposition: form-data),
+ * and one of more than 16 KB stalls it for good (no finish, no error, no
+ * more writes taken; seen in 3.2.6): without this (and without writing the
+ * body to it regardless), such a request would wait forever.
+ */
+export const SETTLE_AFTER_BODY_MS = 2000;
+
 /** The declared length of a body this reader may copy into one buffer: plain, and within the limit. */
 function knownLength(req: Request): number | undefined {
   const header = req.headers['content-length'];
@@ -277,15 +287,23 @@ export function readMultipart(req: Request, options: MultipartOptions): Promise<
     const decoder: Transform | undefined = encoding === 'identity' ? undefined : DECODERS[encoding]!();
     const source: Readable = decoder ? req.pipe(decoder) : req;
     let received = 0;
+    let settling: NodeJS.Timeout | undefined;
+    // written, not piped: a parser that stalls must not hold the body back (pipe would pause it, and 'end' never come)
     const onData = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > options.limitBytes) reader.fail(bodyTooLarge(options.limitBytes));
+      if (received > options.limitBytes) return reader.fail(bodyTooLarge(options.limitBytes));
+      parser.write(chunk);
+    };
+    const onEnd = () => {
+      parser.end();
+      settling = setTimeout(() => reader.fail(badRequest('the multipart body cannot be read to its end: a part is not form-data (each part needs Content-Disposition: form-data; name="...")')), SETTLE_AFTER_BODY_MS);
     };
     const onClose = () => {
       if (!req.complete) reader.fail(bodyCutShort());
     };
     const stop = () => {
-      source.off('data', onData).unpipe(parser);
+      clearTimeout(settling);
+      source.off('data', onData).off('end', onEnd);
       req.off('close', onClose);
       if (decoder) {
         req.unpipe(decoder);
@@ -311,9 +329,8 @@ export function readMultipart(req: Request, options: MultipartOptions): Promise<
     });
     parser.on('finish', () => reader.finish());
     decoder?.on('error', (error: Error) => reader.fail(bodyUnreadable(error.message)));
-    source.on('data', onData);
+    source.on('data', onData).on('end', onEnd);
     req.on('close', onClose);
-    source.pipe(parser);
   });
 }
 

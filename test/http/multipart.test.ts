@@ -132,6 +132,10 @@ describe('POST /v1/ with multipart/form-data', function () {
         return { ...form, body: Buffer.from(form.body.toString('latin1').replace('Content-Type: application/pdf', 'Content-Type: application/pdf\r\nContent-Transfer-Encoding: base64'), 'latin1') };
       }, 400, /^contents\[0\]\.data has Content-Transfer-Encoding "base64"; send the file's bytes as they are$/],
       ['no parts at all', () => ({ ...formBody([]), body: Buffer.from('just some text, no boundary anywhere') }), 400, /^the multipart body ends before its closing boundary/],
+      ['a part of 20 KB that is not form-data (busboy skips it, and stalls)', () => {
+        const form = formBody([schemaPart(), { name: 'skipped', body: Buffer.alloc(20_000, 0x41) }, file()]);
+        return { ...form, body: Buffer.from(form.body.toString('latin1').replace('Content-Disposition: form-data; name="skipped"', 'Content-Type: text/plain'), 'latin1') };
+      }, 400, /^the multipart body cannot be read to its end: a part is not form-data/],
     ];
     for (const [what, make, status, error] of cases) {
       it(what, async () => {
