@@ -62,6 +62,24 @@ function drawnBoxes(page: Page, file = 0, pageIndex = 0): Promise<Array<{ low: b
   });
 }
 
+/** The answer of the page's next POST /v1/, once it has come. */
+function nextAnswer<T>(page: Page): () => T | undefined {
+  let answer: T | undefined;
+  page.on('response', async (response) => {
+    if (response.url().endsWith('/v1/')) answer = (await response.json()) as T;
+  });
+  return () => answer;
+}
+
+/** The page at `url` with the key entered, the invoice PDF dropped and drawn, and the invoice preset chosen. */
+async function withInvoice(page: Page, url: string, pdf: Buffer): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.fill('#api-key', TEST_API_KEY);
+  await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: pdf.toString('base64') }]);
+  await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
+  await page.selectOption('#preset', 'invoice');
+}
+
 /** The values table as {path: shown value}. */
 async function shownValues(page: Page): Promise<Record<string, string>> {
   return page.$$eval('#fields tr[data-pointer]', (rows) =>
@@ -267,22 +285,15 @@ describe('playground page in headless Chromium', function () {
     const printed = await printedBox(services, invoicePdf, INVOICE_EXPECTED.invoiceNumber);
 
     const sentBefore = proxy.passed.length;
-    let answer: { data: Record<string, unknown>; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
-    page.on('response', async (response) => {
-      if (response.url().endsWith('/v1/')) answer = await response.json();
-    });
-
-    await page.goto(`${proxy.url}/`);
-    await page.fill('#api-key', TEST_API_KEY);
-    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
-    await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
-    await page.selectOption('#preset', 'invoice');
+    const answered = nextAnswer<{ data: Record<string, unknown>; evidence: Record<string, { bbox?: number[]; confidence: number }> }>(page);
+    await withInvoice(page, proxy.url, invoicePdf);
     // Options the service describes become controls; evidence is asked for by the page itself.
     await page.selectOption('#options select[name="dateOrder"]', { label: 'dmy' });
     expect(await page.$$('#options input[name="evidence"]')).to.have.length(0);
     await page.click('#run');
     await page.waitForSelector('#fields:not([hidden]) tr[data-pointer="/invoice_number"]', { timeout: 120_000 });
     await page.waitForFunction(() => document.querySelectorAll('#fields th').length === 3);
+    const answer = answered();
     const [posted] = proxy.passed.slice(sentBefore).filter((passed) => passed.method === 'POST');
     expect(JSON.parse(String((await partsOf(posted!)).get('options')))).to.deep.equal({ dateOrder: 'dmy', evidence: true });
     expect(answer?.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
@@ -330,18 +341,12 @@ describe('playground page in headless Chromium', function () {
   it('shows a list of objects as a table: a row per item, a column per property, each cell\'s confidence, its box on hover and kept on click', async () => {
     const page = await browser!.context.newPage();
     const problems = watchProblems(page);
-    let answer: { data: { line_items: Array<Record<string, unknown>> }; evidence: Record<string, { bbox?: number[]; confidence: number }> } | undefined;
-    page.on('response', async (response) => {
-      if (response.url().endsWith('/v1/')) answer = await response.json();
-    });
-    await page.goto(`${server.url}/`);
-    await page.fill('#api-key', TEST_API_KEY);
-    await dropFiles(page, [{ name: 'invoice.pdf', type: 'application/pdf', base64: invoicePdf.toString('base64') }]);
-    await page.waitForSelector('.page[data-file="0"][data-page="0"] canvas');
-    await page.selectOption('#preset', 'invoice');
+    const answered = nextAnswer<{ data: { line_items: Array<Record<string, unknown>> }; evidence: Record<string, { bbox?: number[]; confidence: number }> }>(page);
+    await withInvoice(page, server.url, invoicePdf);
     await page.click('#run');
     const table = 'table.list[data-pointer="/line_items"]';
     await page.waitForSelector(`${table} tbody tr`, { timeout: 120_000 });
+    const answer = answered();
     const items = answer!.data.line_items;
     expect(items).to.have.length(INVOICE_EXPECTED.lineItems.length);
 
