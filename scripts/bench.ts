@@ -9,8 +9,9 @@
  * engine, and, with DOCSHAPE_TEST_MODEL, the in-process language model
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
  * job queue's throughput and cost instead (bench/jobs.ts); `-- text-pdf`:
- * only the born-digital PDF against pdf.js alone; `-- upload`: a 50 MB file
- * sent as JSON and as multipart (bench/upload.ts).
+ * only the born-digital PDF against pdf.js alone; `-- formats`: only the cost
+ * of each input type without printed pages and of TIFF (bench/formats.ts);
+ * `-- upload`: a 50 MB file sent as JSON and as multipart (bench/upload.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { loadImagePages } from '../src/ingest/image.js';
 import { createOcrEngine, workersFor, type OcrEngine } from '../src/ingest/ocr-choice.js';
 import { PAGE_SEGMENTATION_MODE, sharedPgm } from '../src/ingest/ocr/tesseract/page.js';
 import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
+import { benchFormats } from './bench/formats.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
 import { benchUpload } from './bench/upload.js';
@@ -346,6 +348,8 @@ async function main(): Promise<void> {
   if (jobs >= 0) return benchJobs(report, process.argv.slice(jobs + 1));
   // `npm run bench -- text-pdf`: only the born-digital PDF against pdf.js alone
   if (process.argv.includes('text-pdf')) return benchTextPdfAgainstPdfjs();
+  // `npm run bench -- formats`: only the input types without printed pages, and TIFF (bench/formats.ts)
+  if (process.argv.includes('formats')) return benchFormats(report);
   // `npm run bench -- upload [MB]`: a large file as JSON and as multipart (bench/upload.ts)
   const upload = process.argv.indexOf('upload');
   if (upload >= 0) return benchUpload(report, process.argv.slice(upload + 1));
@@ -381,6 +385,8 @@ async function main(): Promise<void> {
   await benchHttp();
   await benchTextPdfAgainstPdfjs();
   await benchServiceRss();
+  process.stdout.write('\n');
+  await benchFormats(report);
   await benchLanguageModel(report);
   report('peak RSS of this process (all worker threads)', `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }

@@ -7,11 +7,13 @@ import type { ExtractionRequest } from '../src/pipeline.js';
 import type { IngestCache } from './eval/ingest-cache.js';
 import { mapConcurrent } from '../src/util/map-concurrent.js';
 import type { DateOrder } from './eval/normalise.js';
-import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun } from './eval/report.js';
+import { buildDatasetReport, renderMarkdown, renderText, type DatasetReport, type DocumentInput, type DocumentRun, type EvalReport, type OcrRun, type ParaphraseRun } from './eval/report.js';
 import { selectEngine } from './eval/engine-option.js';
 import { emptyUsage, engineCounting, type DocumentModelUsage } from './eval/model-usage.js';
 import type { ValueConfidence } from './eval/calibration.js';
 import { classifyFields, nullMeaningFromReadme, type NullMeaning } from './eval/score.js';
+import { loadParaphrases, mapAnswer, selectParaphrases, type Paraphrase } from './eval/paraphrases.js';
+import { documentGroups } from './eval/groups.js';
 
 const USAGE = `Usage: npm run eval -- [options] <dataset-dir>...
 
@@ -44,9 +46,17 @@ A dataset dir holds schema.json, manifest.jsonl, docs/ and README.md.
   --e-invoice <mode>   auto or ignore: sets options.eInvoice on every request
                        (ignore: a PDF's e-invoice XML is not read, only its
                        visible pages; default: the service's E_INVOICE)
+  --paraphrases <a,b>  answer each document also with only these paraphrases of
+                       its dataset's schema (default: every one in
+                       scripts/eval/paraphrases/<dataset>.json: other names,
+                       languages, no descriptions, descriptions only); each
+                       answer is mapped back to the dataset's fields and
+                       scored like the dataset's own (locally from the same
+                       ingested document; remotely one request per schema)
+  --no-paraphrases     the dataset's own schema only
   --json               print the report JSON on stdout instead of tables`;
 
-interface ManifestEntry {
+interface ManifestEntry extends Record<string, unknown> {
   id: string;
   document: string;
   ground_truth: string;
@@ -59,20 +69,36 @@ interface Dataset {
   dir: string;
   schema: unknown;
   nullMeaning: NullMeaning;
-  entries: { id: string; documentPath: string; expected: Record<string, unknown>; variant?: string }[];
+  entries: { id: string; documentPath: string; expected: Record<string, unknown>; variant?: string; group: string }[];
+  /** What joined documents into groups (groups.ts): the unit fit-confidence leaves out to check the confidence on unseen producers and layouts. */
+  groupLinks: string[];
+  /** The paraphrases of the schema each document is also answered with (scripts/eval/paraphrases/). */
+  paraphrases: Paraphrase[];
 }
 
-/** Runs one request; a local run reports the model's calls for the document into `usage`. */
-type Extract = (request: ExtractionRequest, usage: DocumentModelUsage) => Promise<{
+/** One schema's answer to a document. */
+interface Answered {
   result: unknown;
   engine: string;
   layout: LayoutText | undefined;
+  /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
+  confidences?: Record<string, ValueConfidence>;
+}
+
+/**
+ * A document read once, to be answered with several schemas: locally the
+ * Document ingested (or taken from --reuse-ingest) once and answered by
+ * answerFromDocument per schema; remotely one request per schema.
+ */
+interface Reading {
   ingest?: 'cached' | 'fresh';
   /** Fresh ingestion that OCRed a page: which engine and how long. */
   ocr?: OcrRun;
-  /** Per-value confidence (and, locally, its features) from the evidence the run asks for. */
-  confidences?: Record<string, ValueConfidence>;
-}>;
+  /** Answers with `schema`; a local run reports the model's calls into `usage`. Evidence only where asked (the dataset's own schema). */
+  answer(schema: unknown, usage: DocumentModelUsage, evidence: boolean): Promise<Answered>;
+}
+
+type Read = (request: ExtractionRequest) => Promise<Reading>;
 
 class RequestFailure extends Error {
   constructor(
@@ -113,15 +139,17 @@ async function loadDataset(dir: string, limit: number | null): Promise<Dataset> 
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as ManifestEntry);
   const selected = limit === null ? manifest : manifest.slice(0, limit);
-  const entries = await Promise.all(
+  const loaded = await Promise.all(
     selected.map(async (entry) => {
       const expected = await readJson(join(absolute, entry.ground_truth));
       if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) throw new Error(`${entry.ground_truth}: ground truth is not an object`);
       const variant = typeof entry.variant === 'string' ? { variant: entry.variant } : {};
-      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown>, ...variant };
+      return { id: entry.id, documentPath: join(absolute, entry.document), expected: expected as Record<string, unknown>, manifest: entry, ...variant };
     }),
   );
-  return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries };
+  const { groupOf, linkedBy } = documentGroups(loaded);
+  const entries = loaded.map(({ manifest: _line, ...entry }) => ({ ...entry, group: groupOf.get(entry.id)! }));
+  return { name: basename(absolute), dir: absolute, schema, nullMeaning: nullMeaningFromReadme(readme), entries, groupLinks: linkedBy, paraphrases: [] };
 }
 
 type EInvoiceMode = 'auto' | 'ignore';
@@ -134,7 +162,18 @@ async function buildRequest(schema: unknown, documentPath: string, eInvoice?: EI
   return { schema, contents: [{ filename: basename(documentPath), mimeType, data: bytes.toString('base64') }], options: { evidence: true, ...(eInvoice ? { eInvoice } : {}) } };
 }
 
-function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: number): Extract {
+/** A request with another schema, and evidence only when asked for (the service then answers {data, evidence}). */
+function withSchema(request: ExtractionRequest, schema: unknown, evidence: boolean): ExtractionRequest {
+  const { evidence: _asked, ...options } = request.options ?? {};
+  return { ...request, schema, options: evidence ? { ...options, evidence: true } : options };
+}
+
+function remoteReader(url: string, apiKey: string | undefined, timeoutMs: number): Read {
+  const post = remotePost(url, apiKey, timeoutMs);
+  return async (request) => ({ answer: (schema, _usage, evidence) => post(withSchema(request, schema, evidence)) });
+}
+
+function remotePost(url: string, apiKey: string | undefined, timeoutMs: number): (request: ExtractionRequest) => Promise<Answered> {
   return async (request) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (apiKey) headers['x-api-key'] = apiKey;
@@ -165,8 +204,8 @@ function remoteExtractor(url: string, apiKey: string | undefined, timeoutMs: num
   };
 }
 
-interface LocalBackend {
-  extract: Extract;
+interface Backend {
+  read: Read;
   close: () => Promise<void>;
   cache: IngestCache | undefined;
 }
@@ -180,11 +219,12 @@ interface LocalBackend {
  * The pipeline is imported here, on demand: remote runs need neither its
  * workers nor its native modules.
  */
-async function localExtractor(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>, eInvoice: EInvoiceMode | undefined): Promise<LocalBackend> {
-  const [{ loadConfig }, { silentLogger }, pipeline, { startServices }, { createEngine }, { PdfProcessor }, { contentsKey, ingestFingerprint, IngestCache }] = await Promise.all([
+async function localReader(reuse: { dir: string; refresh: boolean } | undefined, requests: () => AsyncIterable<ExtractionRequest>, eInvoice: EInvoiceMode | undefined): Promise<Backend> {
+  const [{ loadConfig }, { silentLogger }, pipeline, { compileCallerSchemaOffThread }, { startServices }, { createEngine }, { PdfProcessor }, { contentsKey, ingestFingerprint, IngestCache }] = await Promise.all([
     import('../src/config.js'),
     import('../src/logger.js'),
     import('../src/pipeline.js'),
+    import('../src/extract/schema.js'),
     import('../src/services.js'),
     import('../src/engines/create-engine.js'),
     import('../src/ingest/pdf.js'),
@@ -216,9 +256,9 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
   // Page pictures are rendered only if the engine asks (vision models); a PDF worker starts then.
   const answerDeps = { engine, ...(crossCheck ? { crossCheck } : {}), dates: config.dates, limits: config.limits, pdf: { render: (...args: Parameters<InstanceType<typeof PdfProcessor>['render']>) => pdf().render(...args) } };
 
-  const extract: Extract = async (request, usage) => {
+  const read: Read = async (request) => {
     const signal = AbortSignal.timeout(config.limits.requestTimeoutMs);
-    const prepared = await pipeline.prepareRequest(request, config.limits);
+    const prepared = await pipeline.prepareRequest(request, config.limits, signal);
     const key = cache ? contentsKey(request) : '';
     let document = cache ? await cache.get(key) : undefined;
     const ingest = document ? 'cached' : 'fresh';
@@ -226,25 +266,36 @@ async function localExtractor(reuse: { dir: string; refresh: boolean } | undefin
     if (document) cache!.hits += 1;
     else {
       if (!services) throw new Error('ingest cache entry vanished during the run');
-      const read = await pipeline.readDocument(services, prepared, signal);
-      document = read.document;
-      if (read.stats.ocrPages > 0) ocr = { engine: services.ocr.name, seconds: read.stats.ocrMs / 1000 };
+      const fresh = await pipeline.readDocument(services, prepared, signal);
+      document = fresh.document;
+      if (fresh.stats.ocrPages > 0) ocr = { engine: services.ocr.name, seconds: fresh.stats.ocrMs / 1000 };
       if (cache) {
         cache.misses += 1;
         await cache.put(key, document);
       }
     }
-    const answer = await pipeline.answerFromDocument({ ...answerDeps, engine: engineCounting(engine, usage) }, prepared, document, signal);
-    const confidences: Record<string, ValueConfidence> = {};
-    for (const [pointer, item] of Object.entries(answer.evidence?.evidence ?? {})) {
-      const features = answer.evidence?.features.get(pointer);
-      confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
-    }
-    return { result: answer.result, engine: answer.engine, layout: answer.layout(), ingest, confidences, ...(ocr ? { ocr } : {}) };
+    const ingested = document;
+    const answer = async (schema: unknown, usage: DocumentModelUsage, evidence: boolean): Promise<Answered> => {
+      const own = schema === request.schema;
+      // the request's own answer shares its time limit with the reading; each paraphrase has a request's limit of its own
+      const answerSignal = own ? signal : AbortSignal.timeout(config.limits.requestTimeoutMs);
+      const compiled = own ? prepared.compiled : await compileCallerSchemaOffThread(schema, 'schema', answerSignal);
+      const { evidence: _asked, ...options } = prepared.options;
+      const asked = { ...prepared, compiled, options: evidence ? { ...options, evidence: true } : options };
+      const answered = await pipeline.answerFromDocument({ ...answerDeps, engine: engineCounting(engine, usage) }, asked, ingested, answerSignal);
+      if (!evidence) return { result: answered.result, engine: answered.engine, layout: undefined };
+      const confidences: Record<string, ValueConfidence> = {};
+      for (const [pointer, item] of Object.entries(answered.evidence?.evidence ?? {})) {
+        const features = answered.evidence?.features.get(pointer);
+        confidences[pointer] = features ? { confidence: item.confidence, features } : { confidence: item.confidence };
+      }
+      return { result: answered.result, engine: answered.engine, layout: answered.layout(), confidences };
+    };
+    return { ingest, answer, ...(ocr ? { ocr } : {}) };
   };
 
   return {
-    extract,
+    read,
     cache,
     close: async () => {
       if (services) await services.close();
@@ -261,37 +312,67 @@ function failureOf(error: unknown): { status: number | null; message: string } {
   return { status: null, message: error instanceof Error ? error.message : String(error) };
 }
 
-async function runDocument(extract: Extract, dataset: Dataset, entry: Dataset['entries'][number], eInvoice: EInvoiceMode | undefined): Promise<DocumentRun> {
+/**
+ * The document read once and answered with the dataset's schema (timed as
+ * today: decoding, reading and answering), then with each paraphrase from the
+ * same reading, each answer mapped back to the dataset's fields.
+ */
+async function runDocument(read: Read, dataset: Dataset, entry: Dataset['entries'][number], eInvoice: EInvoiceMode | undefined): Promise<{ run: DocumentRun; paraphrases: Record<string, ParaphraseRun> }> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const usage = emptyUsage();
   // only a run whose engine called a model has model figures
   const model = () => (usage.calls > 0 ? { model: usage } : {});
+  let reading: Reading | undefined;
+  let run: DocumentRun;
   try {
     const request = await buildRequest(dataset.schema, entry.documentPath, eInvoice);
-    const outcome = await extract(request, usage);
-    const run: DocumentRun = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
+    reading = await read(request);
+    const outcome = await reading.answer(dataset.schema, usage, true);
+    run = { id: entry.id, ok: true, seconds: seconds(), engine: outcome.engine, result: outcome.result, layout: outcome.layout, ...model() };
     if (outcome.confidences) run.confidences = outcome.confidences;
-    return { ...run, ...(outcome.ingest ? { ingest: outcome.ingest } : {}), ...(outcome.ocr ? { ocr: outcome.ocr } : {}) };
+    run = { ...run, ...(reading.ingest ? { ingest: reading.ingest } : {}), ...(reading.ocr ? { ocr: reading.ocr } : {}) };
   } catch (error) {
-    return { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error), ...model() };
+    run = { id: entry.id, ok: false, seconds: seconds(), ...failureOf(error), ...model() };
   }
+  const paraphrases: Record<string, ParaphraseRun> = {};
+  for (const paraphrase of dataset.paraphrases) {
+    const askedAt = performance.now();
+    const took = () => (performance.now() - askedAt) / 1000;
+    if (!reading) {
+      // reading failed (a bad file, a timeout): so does every paraphrase, for the same reason
+      paraphrases[paraphrase.name] = { ok: false, seconds: 0, ...(run.ok ? { status: null, message: 'the document was not read' } : { status: run.status, message: `the document was not read: ${run.message}` }) };
+      continue;
+    }
+    try {
+      const answered = await reading.answer(paraphrase.schema, emptyUsage(), false);
+      paraphrases[paraphrase.name] = { ok: true, seconds: took(), result: mapAnswer(answered.result, paraphrase.map), answer: answered.result };
+    } catch (error) {
+      paraphrases[paraphrase.name] = { ok: false, seconds: took(), ...failureOf(error) };
+    }
+  }
+  return { run, paraphrases };
 }
 
-async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: DateOrder, concurrency: number, eInvoice: EInvoiceMode | undefined): Promise<DatasetReport> {
+async function evaluateDataset(read: Read, dataset: Dataset, dateOrder: DateOrder, concurrency: number, eInvoice: EInvoiceMode | undefined): Promise<DatasetReport> {
   let done = 0;
   const runs = await mapConcurrent(dataset.entries, concurrency, async (entry) => {
-    const run = await runDocument(extract, dataset, entry, eInvoice);
+    const outcome = await runDocument(read, dataset, entry, eInvoice);
+    const { run } = outcome;
     done += 1;
     const status = run.ok ? `ok${run.ingest === 'cached' ? ' (cached ingest)' : ''}` : `FAILED${run.status === null ? '' : ` ${run.status}`}: ${run.message}`;
-    process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}\n`);
-    return run;
+    const failedParaphrases = Object.entries(outcome.paraphrases).filter(([, paraphrase]) => !paraphrase.ok).map(([name]) => name);
+    const paraphraseStatus = dataset.paraphrases.length === 0 ? '' : `; ${dataset.paraphrases.length - failedParaphrases.length}/${dataset.paraphrases.length} paraphrases answered${failedParaphrases.length > 0 ? ` (failed: ${failedParaphrases.join(', ')})` : ''}`;
+    process.stderr.write(`[${dataset.name} ${done}/${dataset.entries.length}] ${entry.id} ${run.seconds.toFixed(1)}s ${status}${paraphraseStatus}\n`);
+    return outcome;
   });
   const documents: DocumentInput[] = dataset.entries.map((entry, index) => ({
     id: entry.id,
     expected: entry.expected,
-    run: runs[index] as DocumentRun,
+    run: runs[index]!.run,
+    group: entry.group,
     ...(entry.variant === undefined ? {} : { variant: entry.variant }),
+    ...(dataset.paraphrases.length === 0 ? {} : { paraphrases: runs[index]!.paraphrases }),
   }));
   return buildDatasetReport({
     name: dataset.name,
@@ -301,6 +382,8 @@ async function evaluateDataset(extract: Extract, dataset: Dataset, dateOrder: Da
     nullMeaning: dataset.nullMeaning,
     dateOrder,
     documents,
+    paraphrases: dataset.paraphrases.map((paraphrase) => paraphrase.name),
+    groupLinks: dataset.groupLinks,
   });
 }
 
@@ -323,6 +406,8 @@ async function main(argv: string[]): Promise<number> {
       engine: { type: 'string' },
       model: { type: 'string' },
       'e-invoice': { type: 'string' },
+      paraphrases: { type: 'string' },
+      'no-paraphrases': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -348,18 +433,25 @@ async function main(argv: string[]): Promise<number> {
 
   // Load every dataset first, so a typo in the last path fails before minutes of OCR.
   const datasets = await Promise.all(positionals.map((dir) => loadDataset(dir, limit)));
+  if (values['no-paraphrases'] && values.paraphrases !== undefined) throw new Error('--paraphrases and --no-paraphrases exclude each other');
+  if (!values['no-paraphrases']) {
+    const names = values.paraphrases?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+    const available = new Map(await Promise.all(datasets.map(async (dataset) => [dataset.name, await loadParaphrases(dataset.name, dataset.schema)] as const)));
+    const chosen = selectParaphrases(available, names);
+    for (const dataset of datasets) dataset.paraphrases = chosen.get(dataset.name) ?? [];
+  }
 
   if (values.url && values['reuse-ingest']) throw new Error('--reuse-ingest needs the local pipeline; it cannot be used with --url');
   if (values.refresh && !values['reuse-ingest']) throw new Error('--refresh only applies with --reuse-ingest');
   const reuse = values['reuse-ingest'] ? { dir: resolve(values['reuse-ingest']), refresh: values.refresh === true } : undefined;
-  const backend = values.url
-    ? { extract: remoteExtractor(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
-    : await localExtractor(reuse, async function* () {
+  const backend: Backend = values.url
+    ? { read: remoteReader(values.url, values['api-key'], timeoutSeconds * 1000), close: async () => undefined, cache: undefined }
+    : await localReader(reuse, async function* () {
         for (const dataset of datasets) for (const entry of dataset.entries) yield await buildRequest(dataset.schema, entry.documentPath, eInvoice).catch(() => ({ schema: null, contents: [] }));
       }, eInvoice);
   const reports: DatasetReport[] = [];
   try {
-    for (const dataset of datasets) reports.push(await evaluateDataset(backend.extract, dataset, dateOrder, concurrency, eInvoice));
+    for (const dataset of datasets) reports.push(await evaluateDataset(backend.read, dataset, dateOrder, concurrency, eInvoice));
   } finally {
     await backend.close();
   }

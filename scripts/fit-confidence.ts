@@ -5,9 +5,11 @@
  * found it right), fits one penalised logistic regression per kind of value,
  * and prints the calibration it reaches on every dataset: in-sample,
  * cross-validated (each document's values predicted by a model fitted
- * without that document: documents not seen, of a kind seen) and with the
- * dataset left out of the fit (a document type not seen, as the held-out
- * sets are).
+ * without that document: documents not seen, of a kind seen), with each
+ * group of documents left out of the fit in turn (groups.ts: one producer,
+ * layout family or invoice in several profiles: producers and layouts not
+ * seen) and with the dataset left out of the fit (a document type not seen,
+ * as the held-out sets are).
  * With --write it replaces src/evidence/confidence-model.ts.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -21,13 +23,17 @@ import { VALUE_KINDS, type ValueKind } from '../src/evidence/features.js';
 import { ACCEPT_AT, summariseCalibration, type CalibrationSample } from './eval/calibration.js';
 import { fitPooledLogistic, predict, type PooledOptions } from './eval/logistic.js';
 import { calibrationLine, formatTable, reliabilityTable, type EvalReport } from './eval/report.js';
+import { groupsOfDatasetDir, unitsSharingDocuments } from './eval/groups.js';
 
 const USAGE = `Usage: npm run fit-confidence -- [--write] [--note TEXT] [--folds N] [--l2 X] [--pooling X] [--errors] <report.json>...
 
 Fits the confidence model on the calibration samples of eval reports made
 with the local pipeline (npm run eval -- --reuse-ingest DIR <datasets>),
-prints in-sample, cross-validated and leave-one-dataset-out calibration per
-dataset (and per variant of a dataset that has them), and with --write
+prints in-sample, cross-validated, leave-one-group-out and
+leave-one-dataset-out calibration per dataset (and per variant of a dataset
+that has them), and per group of documents (one producer, source file family
+or invoice in several profiles: the eval records each document's group, or
+it is read from the dataset folder the report names), and with --write
 replaces src/evidence/confidence-model.ts. The model written is the one
 fitted on every report given.
   --note TEXT what the reports are (e.g. which OCR read the documents), kept
@@ -56,6 +62,8 @@ interface Sample extends CalibrationSample {
   engine: OcrEngineName | undefined;
   /** A negative amount (ValueFeatures.negative): scored with the sign's factor, not fitted by the kind models. */
   negative: boolean;
+  /** The document's group (groups.ts), left out of the fit together; one per document where the dataset has none. */
+  group: string;
 }
 
 type KindModels = Record<ValueKind, KindModel>;
@@ -152,6 +160,31 @@ function leftOut(samples: readonly Sample[], fit: FitSettings, engine: OcrEngine
   return out;
 }
 
+/**
+ * Each group's values predicted by models fitted without the group: how the model does on a producer or layout it
+ * never saw, of a document type it knows. Groups of two datasets that share a document (eu-invoices and
+ * eu-invoice-lines read the same PDFs) are left out together.
+ */
+function groupsLeftOut(samples: readonly Sample[], fit: FitSettings, engine: OcrEngineName, scoredBy: (sample: Sample) => OcrEngineName): Sample[] {
+  const unitOf = heldOutUnits(samples);
+  const out: Sample[] = [];
+  for (const unit of new Set(samples.map(unitOf))) {
+    const held = samples.filter((s) => unitOf(s) === unit && scoredBy(s) === engine);
+    if (held.length === 0) continue;
+    const models = fitAll(forEngine(samples.filter((s) => unitOf(s) !== unit), engine), fit);
+    out.push(...scored(held, models));
+  }
+  return out;
+}
+
+/** The unit a sample is left out with: its group, joined with every group that holds the same document in another dataset. */
+function heldOutUnits(samples: readonly Sample[]): (sample: Sample) => string {
+  const documentOf = sameDocument(samples);
+  const groupKey = (s: Sample) => `${baseName(s)}/${s.group}`;
+  const unitOf = unitsSharingDocuments(samples.map((s) => ({ group: groupKey(s), document: documentOf(s) })));
+  return (sample) => unitOf(groupKey(sample));
+}
+
 /** A dataset's name whichever report read it. */
 function baseName(sample: Sample): string {
   return sample.dataset.replace(/ \(\d+\)$/, '');
@@ -200,6 +233,38 @@ ${byOcr}
 `;
 }
 
+/**
+ * Each document's group: recorded by the eval, or (older reports) worked out from the dataset folder the report
+ * names, or else one group per document.
+ */
+async function groupsOfReport(dataset: EvalReport['datasets'][number]): Promise<{ groupOf: Map<string, string>; source: string; linkedBy: string[] }> {
+  const recorded = new Map(dataset.details.flatMap((detail) => (detail.group === undefined ? [] : [[detail.id, detail.group] as const])));
+  if (recorded.size > 0) return { groupOf: recorded, source: 'recorded by the eval', linkedBy: dataset.groups?.linkedBy ?? [] };
+  const fromFolder = await groupsOfDatasetDir(dataset.dir);
+  if (fromFolder) return { ...fromFolder, source: `from ${dataset.dir}` };
+  return { groupOf: new Map(), source: 'none recorded and no dataset folder: one per document', linkedBy: [] };
+}
+
+/** A document's labelled values as calibrationSamples counts them: a labelled scalar is one, a list one per labelled item. */
+function labelledValues(fields: EvalReport['datasets'][number]['details'][number]['fields']): number {
+  return Object.values(fields).reduce((sum, field) => sum + (field.items ? 0 : field.set ? field.set.tp + field.set.fn : field.strict === undefined ? 0 : 1), 0);
+}
+
+const percentText = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+
+/** Per group of a dataset, largest first: documents, values, and the calibration with the group left out of the fit. */
+function groupTable(dataset: string, heldOut: readonly Sample[], labelledByGroup: ReadonlyMap<string, number>, documentsByGroup: ReadonlyMap<string, number>, shown: number): string {
+  const groups = [...documentsByGroup].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const row = (name: string, documents: number, members: readonly string[]) => {
+    const summary = summariseCalibration(heldOut.filter((s) => s.dataset === dataset && members.includes(s.group)), members.reduce((sum, group) => sum + (labelledByGroup.get(group) ?? 0), 0));
+    return [name, String(documents), String(summary.samples), String(summary.labelled), percentText(summary.precisionAtAccept), percentText(summary.coverageAtAccept)];
+  };
+  const rows = groups.slice(0, shown).map(([group, documents]) => row(group.length > 60 ? `${group.slice(0, 59)}…` : group, documents, [group]));
+  const rest = groups.slice(shown);
+  if (rest.length > 0) rows.push(row(`${rest.length} more groups of ${Math.max(...rest.map(([, documents]) => documents))} document(s) or fewer`, rest.reduce((sum, [, documents]) => sum + documents, 0), rest.map(([group]) => group)));
+  return formatTable(['group', 'documents', 'values', 'labelled', 'P@0.9', 'cov@0.9'], rows, [false, true, true, true, true, true]);
+}
+
 function report(title: string, samples: readonly Sample[], labelled: number): string {
   const summary = summariseCalibration(samples, labelled);
   const table = reliabilityTable(summary);
@@ -230,6 +295,8 @@ async function main(argv: string[]): Promise<number> {
   const seen = new Set<string>();
   const labelled = new Map<string, number>();
   const engines = new Set<string>();
+  // per dataset (as reported): how its groups were found, and each group's documents and labelled values
+  const grouping = new Map<string, { source: string; linkedBy: string[]; documents: Map<string, number>; labelled: Map<string, number> }>();
   for (const [index, path] of positionals.entries()) {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as EvalReport;
     for (const dataset of parsed.datasets) {
@@ -243,6 +310,9 @@ async function main(argv: string[]): Promise<number> {
         for (const sample of variant.calibration?.sampleList ?? []) variantOf.set(sample.id, label);
         if (variant.calibration) variantsLabelled.set(`${name} ${label}`, variant.calibration.labelled);
       }
+      const groups = await groupsOfReport(dataset);
+      // without a recorded group a document is its own group (its variants with it, as sameDocument keeps them)
+      const groupOf = (id: string) => groups.groupOf.get(id) ?? `document ${id}`;
       const withFeatures = dataset.calibration.sampleList.filter((sample) => sample.features);
       // a value not located has no page to name its OCR engine: it was read as the rest of its dataset was
       const readBy = mostCommon(withFeatures.map((sample) => sample.features!.ocrEngine).filter((engine) => engine !== undefined));
@@ -254,10 +324,18 @@ async function main(argv: string[]): Promise<number> {
         added++;
         const features = sample.features!;
         const variant = variantOf.get(sample.id);
-        samples.push({ ...sample, dataset: name, ...(variant ? { variant } : {}), kind: features.kind, inputs: featureVector(features), engine: features.textLayer ? undefined : (features.ocrEngine ?? readBy), negative: features.negative === true });
+        samples.push({ ...sample, dataset: name, ...(variant ? { variant } : {}), kind: features.kind, inputs: featureVector(features), engine: features.textLayer ? undefined : (features.ocrEngine ?? readBy), negative: features.negative === true, group: groupOf(sample.id) });
       }
       // a dataset read the same way twice (a text layer) is reported once
       if (added > 0.1 * dataset.calibration.sampleList.length) {
+        const documents = new Map<string, number>();
+        const labelledByGroup = new Map<string, number>();
+        for (const detail of dataset.details) {
+          const group = groupOf(detail.id);
+          documents.set(group, (documents.get(group) ?? 0) + 1);
+          labelledByGroup.set(group, (labelledByGroup.get(group) ?? 0) + labelledValues(detail.fields));
+        }
+        grouping.set(name, { source: groups.source, linkedBy: groups.linkedBy, documents, labelled: labelledByGroup });
         labelled.set(name, dataset.calibration.labelled);
         for (const [variant, count] of variantsLabelled) labelled.set(variant, count);
       }
@@ -281,6 +359,7 @@ async function main(argv: string[]): Promise<number> {
   const inSample = samples.map((s) => scored([s], fitted.get(scoredBy(s))!.models)[0]!);
   const heldOutAll = [...fitted.keys()].flatMap((engine) => crossValidated(samples, folds, fit, engine, scoredBy));
   const datasetsLeftOut = [...fitted.keys()].flatMap((engine) => leftOut(samples, fit, engine, scoredBy));
+  const groupsOut = [...fitted.keys()].flatMap((engine) => groupsLeftOut(samples, fit, engine, scoredBy));
   // a dataset's rows, or a variant's ("eu-invoices [scanned]")
   const inGroup = (group: string) => (s: Sample) => s.dataset === group || `${s.dataset} ${s.variant}` === group;
   const out: string[] = [];
@@ -289,18 +368,23 @@ async function main(argv: string[]): Promise<number> {
       out.push(`== ${group}`, '');
       out.push(report('in-sample (the model fitted on all documents)', inSample.filter(inGroup(group)), count));
       out.push(report(`held out (${folds}-fold cross-validation by document)`, heldOutAll.filter(inGroup(group)), count));
+      out.push(report('group left out (each group of documents predicted by the model fitted without it)', groupsOut.filter(inGroup(group)), count));
       out.push(report('dataset left out (the model fitted on the other datasets only)', datasetsLeftOut.filter(inGroup(group)), count));
+      const groups = grouping.get(group);
+      if (groups) {
+        const how = groups.linkedBy.length > 0 ? `documents joined by ${groups.linkedBy.join(', ')}` : 'one per document';
+        out.push(`-- groups (${groups.documents.size}, ${how}; ${groups.source}), each left out of the fit in turn`, groupTable(group, groupsOut, groups.labelled, groups.documents, 8), '');
+      }
     }
   }
   const summaryRow = (group: string, count: number) => [
     group,
-    ...[inSample, heldOutAll, datasetsLeftOut].flatMap((scoredSamples) => {
+    ...[inSample, heldOutAll, groupsOut, datasetsLeftOut].flatMap((scoredSamples) => {
       const summary = summariseCalibration(scoredSamples.filter(inGroup(group)), count);
-      const percent = (value: number | null) => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
-      return [summary.ece === null ? '-' : summary.ece.toFixed(3), percent(summary.precisionAtAccept), percent(summary.coverageAtAccept)];
+      return [summary.ece === null ? '-' : summary.ece.toFixed(3), percentText(summary.precisionAtAccept), percentText(summary.coverageAtAccept)];
     }),
   ];
-  const columns = ['in-sample', 'cross-validated', 'dataset left out'].flatMap((how) => [`${how} ECE`, 'P@0.9', 'cov@0.9']);
+  const columns = ['in-sample', 'cross-validated', 'group left out', 'dataset left out'].flatMap((how) => [`${how} ECE`, 'P@0.9', 'cov@0.9']);
   out.push('== summary', '', formatTable(['dataset', ...columns], [...labelled].map(([group, count]) => summaryRow(group, count)), [false, ...columns.map(() => true)]), '');
   for (const [engine, { models, samples: own }] of fitted) {
     out.push(`== weights, ${engine}`, '', formatTable(['kind', 'samples', 'intercept', ...FEATURE_NAMES], VALUE_KINDS.map((kind) => [kind, String(own.filter((s) => s.kind === kind).length), models.kinds[kind].intercept.toFixed(2), ...models.kinds[kind].weights.map((w) => w.toFixed(2))])), '');
@@ -308,7 +392,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.errors) {
     // what the held-out check gets wrong while sure: where a feature or a label needs looking at
-    for (const [how, scoredSamples] of [['cross-validated', heldOutAll], ['dataset left out', datasetsLeftOut]] as const) {
+    for (const [how, scoredSamples] of [['cross-validated', heldOutAll], ['group left out', groupsOut], ['dataset left out', datasetsLeftOut]] as const) {
       out.push(`== values wrong at confidence >= 0.9, ${how}`, '');
       const wrong = scoredSamples.filter((s) => s.confidence >= ACCEPT_AT && !s.correct);
       out.push(formatTable(['dataset', 'document', 'value', 'confidence', 'features'], wrong.map((s) => [`${s.dataset}${s.variant ? ` ${s.variant}` : ''}`, s.id, s.pointer, s.confidence.toFixed(3), JSON.stringify(s.features)])), '');

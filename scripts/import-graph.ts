@@ -20,25 +20,29 @@ const LAYERS: Record<string, string[]> = {
   'ingest/ocr/tesseract': ['ingest/ocr', 'document', 'base'],
   // e-invoice XML: parsing and business terms, read into the page model; ingest finds it in PDFs and hands it over
   'ingest/einvoice': ['document', 'base'],
-  ingest: ['ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
+  // one reader per input type without printed pages, and the registry of every type; reuses the e-invoice XML sniff
+  'ingest/formats': ['ingest/einvoice', 'document', 'base'],
+  ingest: ['ingest/formats', 'ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
   extract: ['ingest', 'ingest/ocr', 'document', 'base'],
-  evidence: ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  // what each language prints, as data: imports nothing
-  'engines/rules/core/languages': [],
-  'engines/rules/core': ['engines/rules/core/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/receipts': ['engines/rules/core', 'engines/rules/core/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/prose': ['engines/rules/core', 'engines/rules/core/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules': ['engines/rules/core', 'engines/rules/core/languages', 'engines/rules/receipts', 'engines/rules/prose', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  // what each language prints and how callers name fields, as data: imports nothing
+  'meaning/languages': [],
+  // what each schema property asks for, decided once for every engine and evidence
+  meaning: ['meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  evidence: ['meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/core': ['meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/receipts': ['engines/rules/core', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/prose': ['engines/rules/core', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/llm': ['engines/llm/backends', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  pipeline: ['engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  metrics: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/llm': ['engines/llm/backends', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  pipeline: ['engines', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  metrics: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
   // asynchronous jobs: they run the pipeline; the HTTP routes above them call them, nothing below knows them
-  jobs: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  http: ['jobs', 'metrics', 'pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  app: ['http', 'jobs', 'metrics', 'pipeline', 'engines', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  cli: ['pipeline', 'evidence', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  jobs: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  http: ['jobs', 'metrics', 'pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  app: ['http', 'jobs', 'metrics', 'pipeline', 'engines', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  cli: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */

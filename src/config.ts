@@ -24,6 +24,8 @@ export interface Config {
   /** maxStreamBytes: the most a PDF stream other than an image may decode to (MAX_PDF_STREAM_MB); pdf.js holds it whole. */
   /** threadWarmUpReadings: readings of a generated invoice each pdf.js thread makes when the first PDF starts it, before it takes that PDF (PDF_THREAD_WARM_UP; 0: none). */
   pdf: { workers: number; renderDpi: number; maxStreamBytes: number; threadWarmUpReadings: number };
+  /** Threads that read the files without printed pages (Office, CSV, HTML, text, e-mail; FORMAT_WORKERS); started by the first such file. */
+  formats: { workers: number };
   /** Requested engine; 'auto' is resolved at start by engines/create-engine.ts. */
   extractor: ExtractorChoice;
   llm: LlmConfig;
@@ -92,6 +94,12 @@ export interface Limits {
   maxGifFrames: number;
   /** An XML file (an e-invoice sent without its PDF), or an e-invoice attachment of a PDF, decodes to at most this (MAX_XML_MB). */
   maxXmlBytes: number;
+  /** What the parts read of one ZIP-based file (DOCX, XLSX, PPTX, ODT, ODS) may inflate to in all (MAX_INFLATE_MB): a zip bomb stops here. */
+  maxInflateBytes: number;
+  /** Attachments of one e-mail, nested e-mails' included (MAX_EMAIL_PARTS). */
+  maxEmailParts: number;
+  /** MIME parts and forwarded e-mails nested in one e-mail (MAX_EMAIL_DEPTH). */
+  maxEmailDepth: number;
   requestTimeoutMs: number;
 }
 
@@ -336,6 +344,16 @@ export const DEFAULT_MAX_PDF_STREAM_MB = 8;
  */
 export const DEFAULT_MAX_XML_MB = 20;
 
+/**
+ * What an Office file's parts may inflate to, in MB: a 10,000-row sheet is
+ * some 2-5 MB of XML; a zip bomb of 100 KB would inflate to gigabytes.
+ */
+export const DEFAULT_MAX_INFLATE_MB = 100;
+/** Attachments of one e-mail, nested ones included. */
+export const DEFAULT_MAX_EMAIL_PARTS = 10_000;
+/** MIME nesting and forwarded e-mails within one e-mail. */
+export const DEFAULT_MAX_EMAIL_DEPTH = 50;
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration like 24h, 30m, 90s or 500ms; a bare number is seconds. `timer`: it becomes a timer, so at most MAX_TIMER_MS. */
@@ -411,6 +429,9 @@ export function loadConfig(env: Env = process.env): Config {
       maxPixelsPerImage: readInt(env, 'MAX_PIXELS', 80_000_000, 1),
       maxGifFrames: readInt(env, 'MAX_GIF_FRAMES', 10, 1),
       maxXmlBytes: readInt(env, 'MAX_XML_MB', DEFAULT_MAX_XML_MB, 1, 1024) * 1024 ** 2,
+      maxInflateBytes: readInt(env, 'MAX_INFLATE_MB', DEFAULT_MAX_INFLATE_MB, 1, 4096) * 1024 ** 2,
+      maxEmailParts: readInt(env, 'MAX_EMAIL_PARTS', DEFAULT_MAX_EMAIL_PARTS, 1, 1_000_000),
+      maxEmailDepth: readInt(env, 'MAX_EMAIL_DEPTH', DEFAULT_MAX_EMAIL_DEPTH, 1, 256),
       requestTimeoutMs: readTimerMs(env, 'REQUEST_TIMEOUT_MS', 120_000, 100),
     },
     concurrency: {
@@ -436,6 +457,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxStreamBytes: readInt(env, 'MAX_PDF_STREAM_MB', DEFAULT_MAX_PDF_STREAM_MB, 1, 4096) * 1024 ** 2,
       threadWarmUpReadings: readInt(env, 'PDF_THREAD_WARM_UP', 30, 0, 200),
     },
+    formats: { workers: readInt(env, 'FORMAT_WORKERS', Math.max(1, Math.min(2, cores)), 1, 64) },
     extractor,
     llm: {
       maxContextTokens: readInt(env, 'LLM_MAX_CONTEXT_TOKENS', 16_384, 1024, 1_048_576),

@@ -9,6 +9,7 @@ import { compileCallerSchemaOffThread, type CompiledSchema } from './extract/sch
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
 import { splitEInvoicePages, type Document } from './document/document.js';
+import type { FormatReader } from './ingest/formats-thread.js';
 import { ingestFiles, type IngestDeps, type IngestResult, type IngestStats, type PagesRead } from './ingest/ingest.js';
 import { renderLayoutText, type LayoutText } from './ingest/layout.js';
 import type { OcrEngine } from './ingest/ocr-choice.js';
@@ -26,6 +27,8 @@ import { Pacer, runPaced, type PacedWork } from './util/paced.js';
 /** Long-lived resources one extraction needs; built once by services.ts. */
 export interface PipelineDeps {
   pdf: PdfProcessor;
+  /** Reads Office files, spreadsheets, CSV, HTML, text, e-mails, other XML and JSON (ingest/formats-thread.ts). */
+  formats?: FormatReader;
   ocr: OcrEngine;
   engine: Engine;
   crossCheck?: Engine;

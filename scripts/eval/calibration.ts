@@ -77,6 +77,8 @@ export function calibrationSamples(
     samples.push({ id, field, pointer, confidence: given?.confidence ?? 0, correct, labelled: isLabelled, ...(given?.features ? { features: given.features } : {}) });
   };
   for (const [field, kind] of kinds) {
+    // the cells of an array of objects are judged after matching items (items.ts), not as values of their own here
+    if (kind === 'items') continue;
     const truth = expected[field];
     const value = predicted[field];
     const pointer = childPointer('', field);

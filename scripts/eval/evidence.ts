@@ -227,7 +227,7 @@ export interface EvidenceItem {
 
 /** Evidence for one field of one document: one item per expected value (a list contributes one per element). */
 export function fieldEvidence(index: EvidenceIndex, field: string, kind: FieldKind, expected: unknown, order: DateOrder): EvidenceItem[] {
-  if (isMissing(expected) || kind === 'other') return [];
+  if (isMissing(expected) || kind === 'other' || kind === 'items') return [];
   const values = Array.isArray(expected) ? expected : [expected];
   const items: EvidenceItem[] = [];
   for (const value of values) {

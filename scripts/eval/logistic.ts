@@ -29,19 +29,23 @@ export function fitLogistic(rows: readonly (readonly number[])[], labels: readon
   // start at the base rate, so that a kind with one class only stays finite
   const rate = Math.min(0.999, Math.max(0.001, labels.reduce((a, b) => a + b, 0) / Math.max(1, labels.length)));
   beta[0] = Math.log(rate / (1 - rate));
+  // only a row's non-zero inputs add to the sums: a pooled fit's rows are mostly zeros (other groups' columns)
+  const inputs = rows.map((row) => [1, ...row]);
+  const nonZero = inputs.map((x) => x.flatMap((value, i) => (value === 0 ? [] : [i])));
   for (let iteration = 0; iteration < (options.iterations ?? 50); iteration++) {
     const gradient = new Array<number>(width).fill(0);
     const hessian = Array.from({ length: width }, () => new Array<number>(width).fill(0));
-    rows.forEach((row, n) => {
-      const x = [1, ...row];
+    inputs.forEach((x, n) => {
+      const used = nonZero[n]!;
       let logit = 0;
-      for (let i = 0; i < width; i++) logit += beta[i]! * x[i]!;
+      for (const i of used) logit += beta[i]! * x[i]!;
       const p = 1 / (1 + Math.exp(-logit));
       const residual = labels[n]! - p;
       const weight = Math.max(p * (1 - p), 1e-9);
-      for (let i = 0; i < width; i++) {
+      for (let a = 0; a < used.length; a++) {
+        const i = used[a]!;
         gradient[i]! += residual * x[i]!;
-        for (let j = 0; j <= i; j++) hessian[i]![j]! += weight * x[i]! * x[j]!;
+        for (let b = 0; b <= a; b++) hessian[i]![used[b]!]! += weight * x[i]! * x[used[b]!]!;
       }
     });
     for (let i = 0; i < width; i++) for (let j = 0; j < i; j++) hessian[j]![i] = hessian[i]![j]!;

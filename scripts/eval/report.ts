@@ -3,6 +3,7 @@ import type { LayoutText } from '../../src/ingest/layout.js';
 import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';
 import { fieldEvidence, buildEvidenceIndex, type EvidenceItem } from './evidence.js';
+import { itemColumns, type ItemsSummary } from './items.js';
 import { modelSummaryLines, summariseModel, type ModelSummary } from './model-summary.js';
 import type { DocumentModelUsage } from './model-usage.js';
 import {
@@ -16,6 +17,7 @@ import {
   type MicroAverage,
   type NullGtCounts,
   type NullMeaning,
+  type ScoreOptions,
   type SetSummary,
   ratio,
 } from './score.js';
@@ -35,12 +37,21 @@ export type DocumentRun = (
   model?: DocumentModelUsage;
 };
 
+/** The answer to one paraphrase of the dataset's schema (paraphrases.ts), its properties already renamed to the dataset's fields. */
+export type ParaphraseRun =
+  | { ok: true; seconds: number; result: Record<string, unknown>; /** the answer as the paraphrase named it */ answer: unknown }
+  | { ok: false; seconds: number; status: number | null; message: string };
+
 export interface DocumentInput {
   id: string;
   expected: Record<string, unknown>;
   run: DocumentRun;
   /** Which variant of the dataset the document is (the manifest's `variant`), when it names one. */
   variant?: string;
+  /** The same document answered with each paraphrase of the schema, by paraphrase name. */
+  paraphrases?: Record<string, ParaphraseRun>;
+  /** The documents kept together when a model is checked on unseen producers and layouts (groups.ts). */
+  group?: string;
 }
 
 export interface EvidenceMiss {
@@ -59,14 +70,39 @@ export interface EvidenceFieldSummary {
   wrongDespiteEvidence: number;
 }
 
+export interface FieldDetail {
+  correct?: boolean;
+  strict?: boolean;
+  anls?: number;
+  set?: { tp: number; fp: number; fn: number };
+  nullGtPredictedValue?: boolean;
+  /** An array of objects: items on each side and cell counts (items.ts). */
+  items?: { labelItems: number; answerItems: number; labelled: number; answered: number; equal: number };
+}
+
+/** One paraphrase of the schema scored over the dataset's documents, as the dataset's own schema is. */
+export interface ParaphraseReport {
+  name: string;
+  documents: number;
+  failed: number;
+  fields: FieldSummary[];
+  micro: MicroAverage;
+  pairF1: SetSummary;
+  latency: { medianSeconds: number | null; p95Seconds: number | null };
+  errors: { id: string; status: number | null; message: string }[];
+  details: { id: string; ok: boolean; answer: unknown; fields: Record<string, FieldDetail> }[];
+}
+
 export interface DocumentDetail {
   id: string;
+  /** Its group (groups.ts): one producer, layout family or invoice in several profiles. */
+  group?: string;
   ok: boolean;
   seconds: number;
   engine: string | null;
   predicted: unknown;
   /** Per field: correct (lenient), strict, ANLS / set counts when they apply. Fields with null ground truth show predictedValue instead. */
-  fields: Record<string, { correct?: boolean; strict?: boolean; anls?: number; set?: { tp: number; fp: number; fn: number }; nullGtPredictedValue?: boolean }>;
+  fields: Record<string, FieldDetail>;
   /** The model's calls for this document (language-model engines). */
   model?: { calls: number; retries: number; promptTokens: number; outputTokens: number; ungrounded: UngroundedValue[] };
 }
@@ -102,6 +138,10 @@ export interface DatasetReport {
   details: DocumentDetail[];
   /** The same figures per variant (born-digital, scanned...), when the dataset's documents come in several. */
   variants?: DatasetReport[];
+  /** Each paraphrase of the schema the run asked with, scored the same way (absent: none asked). */
+  paraphrases?: ParaphraseReport[];
+  /** How many groups of documents (groups.ts) and what joined them; the group of each document is in its details. */
+  groups?: { count: number; linkedBy: string[] };
 }
 
 export interface EvalReport {
@@ -139,21 +179,34 @@ export interface DatasetInput {
   nullMeaning: NullMeaning;
   dateOrder: DateOrder;
   documents: readonly DocumentInput[];
+  /** The paraphrases the documents were also answered with, in the order to report them. */
+  paraphrases?: readonly string[];
+  /** What joined the documents' groups (DocumentInput.group). */
+  groupLinks?: readonly string[];
 }
 
-function detailOf(input: DocumentInput, scores: readonly FieldScore[]): DocumentDetail {
-  const fields: DocumentDetail['fields'] = {};
+function fieldDetails(scores: readonly FieldScore[]): Record<string, FieldDetail> {
+  const fields: Record<string, FieldDetail> = {};
   for (const score of scores) {
-    const entry: DocumentDetail['fields'][string] = {};
+    const entry: FieldDetail = {};
     if (score.correct !== undefined) entry.correct = score.correct;
     if (score.strict !== undefined) entry.strict = score.strict;
     if (score.anls !== undefined) entry.anls = Number(score.anls.toFixed(4));
     if (score.set) entry.set = score.set;
-    if (score.expectedMissing && !score.failed) entry.nullGtPredictedValue = !score.predictedMissing;
+    if (score.items) {
+      const { labelItems, answerItems, labelled, answered, equal } = score.items;
+      entry.items = { labelItems, answerItems, labelled, answered, equal };
+    }
+    if (score.expectedMissing && !score.failed && score.kind !== 'items') entry.nullGtPredictedValue = !score.predictedMissing;
     fields[score.field] = entry;
   }
+  return fields;
+}
+
+function detailOf(input: DocumentInput, scores: readonly FieldScore[]): DocumentDetail {
+  const fields = fieldDetails(scores);
   const { run } = input;
-  const detail: DocumentDetail = { id: input.id, ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
+  const detail: DocumentDetail = { id: input.id, ...(input.group === undefined ? {} : { group: input.group }), ok: run.ok, seconds: run.seconds, engine: run.ok ? run.engine : null, predicted: run.ok ? run.result : null, fields };
   if (run.model) {
     const { calls, retries, promptTokens, outputTokens, ungrounded } = run.model;
     // the values themselves, so a change to the grounding check can be judged against the answers the model gave
@@ -186,14 +239,41 @@ export function buildDatasetReport(input: DatasetInput): DatasetReport {
   return { ...report, variants };
 }
 
-function buildOneReport(input: DatasetInput): DatasetReport {
-  const options = { dateOrder: input.dateOrder };
-  const scored = input.documents.map((document) => ({
-    document,
-    scores: scoreDocument(input.kinds, document.expected, document.run.ok ? document.run.result : undefined, options),
-  }));
-  const allScores = scored.flatMap(({ scores }) => scores);
+/** Every document's answer (undefined: the request failed) scored field by field, and the fields summarised over the documents. */
+function scoreAnswers(input: DatasetInput, answers: readonly { expected: Record<string, unknown>; result: unknown }[], options: ScoreOptions) {
+  const perDocument = answers.map(({ expected, result }) => scoreDocument(input.kinds, expected, result, options));
+  const allScores = perDocument.flat();
   const fields = [...input.kinds].map(([field, kind]) => summariseField(field, kind, allScores.filter((score) => score.field === field)));
+  return { perDocument, allScores, fields, micro: microAverage(fields), pairF1: pairF1(allScores, input.nullMeaning) };
+}
+
+function paraphraseReport(input: DatasetInput, name: string, options: ScoreOptions): ParaphraseReport {
+  const runs = input.documents.map((document): ParaphraseRun => document.paraphrases?.[name] ?? { ok: false, seconds: 0, status: null, message: 'not asked' });
+  const { perDocument, fields, micro, pairF1: pairs } = scoreAnswers(input, input.documents.map((document, index) => ({ expected: document.expected, result: runs[index]!.ok ? (runs[index] as { result: unknown }).result : undefined })), options);
+  const seconds = runs.map((run) => run.seconds);
+  return {
+    name,
+    documents: input.documents.length,
+    failed: runs.filter((run) => !run.ok).length,
+    fields,
+    micro,
+    pairF1: pairs,
+    latency: { medianSeconds: median(seconds), p95Seconds: percentile(seconds, 0.95) },
+    errors: input.documents.flatMap(({ id }, index) => {
+      const run = runs[index]!;
+      return run.ok ? [] : [{ id, status: run.status, message: run.message }];
+    }),
+    details: input.documents.map(({ id }, index) => {
+      const run = runs[index]!;
+      return { id, ok: run.ok, answer: run.ok ? run.answer : null, fields: fieldDetails(perDocument[index]!) };
+    }),
+  };
+}
+
+function buildOneReport(input: DatasetInput): DatasetReport {
+  const options: ScoreOptions = { dateOrder: input.dateOrder, itemColumns: itemColumns(input.schema) };
+  const { perDocument, fields, micro, pairF1: pairs } = scoreAnswers(input, input.documents.map((document) => ({ expected: document.expected, result: document.run.ok ? document.run.result : undefined })), options);
+  const scored = input.documents.map((document, index) => ({ document, scores: perDocument[index]! }));
 
   const nullGt = fields.reduce<NullGtCounts>(
     (sum, field) => ({
@@ -226,7 +306,6 @@ function buildOneReport(input: DatasetInput): DatasetReport {
   });
   const evidenceFound = evidenceItems.filter((item) => item.found).length;
 
-  const micro = microAverage(fields);
   const modelDocuments = input.documents.flatMap(({ id, expected, run }) =>
     run.model ? [{ id, expected, ok: run.ok, seconds: run.seconds, result: run.ok ? run.result : undefined, model: run.model }] : [],
   );
@@ -254,7 +333,7 @@ function buildOneReport(input: DatasetInput): DatasetReport {
     dateOrder: input.dateOrder,
     fields,
     micro,
-    pairF1: pairF1(allScores, input.nullMeaning),
+    pairF1: pairs,
     nullGt: { ...nullGt, hallucinationRate: input.nullMeaning === 'absent' ? ratio(nullGt.predictedValue, nullGt.total) : null },
     evidence: {
       available: withText.length > 0,
@@ -268,7 +347,14 @@ function buildOneReport(input: DatasetInput): DatasetReport {
     ocr: ocrRuns.length === 0 ? null : { engines: ocrEngines, documents: ocrRuns.length, medianSeconds: median(ocrSeconds), maxSeconds: Math.max(...ocrSeconds) },
     errors: input.documents.flatMap(({ id, run }) => (run.ok ? [] : [{ id, status: run.status, message: run.message }])),
     details: scored.map(({ document, scores }) => detailOf(document, scores)),
+    ...(input.paraphrases && input.paraphrases.length > 0 ? { paraphrases: input.paraphrases.map((name) => paraphraseReport(input, name, options)) } : {}),
+    ...groupsOf(input),
   };
+}
+
+function groupsOf(input: DatasetInput): Pick<DatasetReport, 'groups'> {
+  const groups = new Set(input.documents.flatMap((document) => (document.group === undefined ? [] : [document.group])));
+  return groups.size === 0 ? {} : { groups: { count: groups.size, linkedBy: [...(input.groupLinks ?? [])] } };
 }
 
 /** Samples of every document whose run gave confidences; a failed document's labelled values count as not covered. */
@@ -326,7 +412,7 @@ function nullGtCell(field: FieldSummary): string {
 
 function fieldTable(report: DatasetReport): Table {
   const evidence = new Map(report.evidence.fields.map((field) => [field.field, field]));
-  const rows = report.fields.map((field) => {
+  const rows = report.fields.filter((field) => field.items === null).map((field) => {
     const fieldEvidenceSummary = evidence.get(field.field);
     const evidenceCell = !report.evidence.available ? 'n/a' : fieldEvidenceSummary && fieldEvidenceSummary.total > 0 ? `${percent(fieldEvidenceSummary.recall)} (${fieldEvidenceSummary.found}/${fieldEvidenceSummary.total})` : '-';
     return [
@@ -349,6 +435,75 @@ function fieldTable(report: DatasetReport): Table {
   };
 }
 
+/** Fields that are arrays of objects: their items summaries. */
+function itemFields(fields: readonly FieldSummary[]): { field: string; items: ItemsSummary }[] {
+  return fields.flatMap((field) => (field.items ? [{ field: field.field, items: field.items }] : []));
+}
+
+/** Per column of an array of objects: labelled cells, equal cells, accuracy. */
+function itemsTable(report: DatasetReport): Table {
+  return {
+    headers: ['field', 'column', 'labelled cells', 'equal', 'accuracy'],
+    rows: itemFields(report.fields).flatMap(({ field, items }) => items.columns.map((column) => [field, column.column, String(column.labelled), String(column.equal), percent(column.accuracy)])),
+    right: [false, false, true, true, true],
+  };
+}
+
+export function itemsLine(field: string, items: ItemsSummary): string {
+  return (
+    `${field} (items matched one to one by equal cells): cell F1 ${decimal(items.f1)} (P ${decimal(items.precision)}, R ${decimal(items.recall)}; ` +
+    `${items.equalCells} equal of ${items.answeredCells} answered and ${items.labelledCells} labelled cells), ` +
+    `item count right in ${items.sameCount}/${items.documents} documents (${percent(items.sameCountShare)})`
+  );
+}
+
+/** The names of every paraphrase the reports hold, in first-seen order. */
+function paraphraseNames(reports: readonly DatasetReport[]): string[] {
+  const names: string[] = [];
+  for (const report of reports) for (const paraphrase of report.paraphrases ?? []) if (!names.includes(paraphrase.name)) names.push(paraphrase.name);
+  return names;
+}
+
+/** One dataset's fields (and item columns) by schema: its own, then each paraphrase; strict accuracy. */
+function paraphraseTable(report: DatasetReport): Table {
+  const schemas: { name: string; fields: FieldSummary[]; micro: MicroAverage; failed: number }[] = [
+    { name: 'dataset schema', fields: report.fields, micro: report.micro, failed: report.failed },
+    ...(report.paraphrases ?? []),
+  ];
+  const byField = (summary: { fields: FieldSummary[] }, field: string) => summary.fields.find((candidate) => candidate.field === field);
+  const rows: string[][] = [['all fields (strict)', String(report.micro.expected), ...schemas.map((schema) => percent(schema.micro.strictAccuracy))]];
+  for (const field of report.fields) {
+    if (field.items === null) {
+      rows.push([field.field, String(field.expected), ...schemas.map((schema) => percent(byField(schema, field.field)?.strictAccuracy ?? null))]);
+      continue;
+    }
+    const items = (schema: (typeof schemas)[number]) => byField(schema, field.field)?.items ?? null;
+    rows.push([`${field.field}: cell F1`, String(field.items.labelledCells), ...schemas.map((schema) => decimal(items(schema)?.f1 ?? null))]);
+    for (const column of field.items.columns) {
+      rows.push([`${field.field}.${column.column}`, String(column.labelled), ...schemas.map((schema) => percent(items(schema)?.columns.find((candidate) => candidate.column === column.column)?.accuracy ?? null))]);
+    }
+    rows.push([`${field.field}: item count right`, String(field.items.documents), ...schemas.map((schema) => percent(items(schema)?.sameCountShare ?? null))]);
+  }
+  rows.push(['failed requests', String(report.documents), ...schemas.map((schema) => String(schema.failed))]);
+  return { headers: ['field', 'n', ...schemas.map((schema) => schema.name)], rows, right: [false, ...schemas.map(() => true), true] };
+}
+
+/** Every dataset (and variant) by schema: strict accuracy over the scalar fields, and the cell F1 of arrays of objects. */
+function paraphraseOverviewTable(report: EvalReport): Table {
+  const all = report.datasets.flatMap((dataset) => [dataset, ...(dataset.variants ?? [])]);
+  const names = paraphraseNames(all);
+  const rows: string[][] = [];
+  for (const dataset of all) {
+    const cell = (summary: { micro: MicroAverage } | undefined) => (summary ? percent(summary.micro.strictAccuracy) : '-');
+    rows.push([dataset.name, 'strict', cell(dataset), ...names.map((name) => cell(dataset.paraphrases?.find((paraphrase) => paraphrase.name === name)))]);
+    for (const { field, items } of itemFields(dataset.fields)) {
+      const f1 = (fields: readonly FieldSummary[] | undefined) => decimal(fields?.find((candidate) => candidate.field === field)?.items?.f1 ?? null);
+      rows.push([dataset.name, `${field} F1`, decimal(items.f1), ...names.map((name) => f1(dataset.paraphrases?.find((paraphrase) => paraphrase.name === name)?.fields))]);
+    }
+  }
+  return { headers: ['dataset', 'measure', 'dataset schema', ...names], rows, right: [false, false, true, ...names.map(() => true)] };
+}
+
 function engineText(report: DatasetReport): string {
   const entries = Object.entries(report.engines);
   return entries.length === 0 ? 'none (all requests failed)' : entries.map(([engine, count]) => `${engine} (${count})`).join(', ');
@@ -359,6 +514,7 @@ function summaryLines(report: DatasetReport): string[] {
   const lines = [
     `micro-average over fields (non-null GT): strict ${percent(micro.strictAccuracy)} (${micro.strictCorrect}/${micro.expected}), accuracy ${percent(micro.accuracy)} (${micro.correct}/${micro.expected})`,
     `key=value pair F1: ${decimal(pairs.f1)} (P ${decimal(pairs.precision)}, R ${decimal(pairs.recall)}; tp ${pairs.tp}, fp ${pairs.fp}, fn ${pairs.fn})`,
+    ...itemFields(report.fields).map(({ field, items }) => itemsLine(field, items)),
   ];
   if (nullGt.total > 0) {
     const tail =
@@ -434,7 +590,7 @@ function truncate(text: string, max: number): string {
 
 function overviewTable(report: EvalReport): Table {
   return {
-    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'evidence', 'P@0.9', 'cov@0.9', 'ECE', 'median s', 'p95 s', 'engine'],
+    headers: ['dataset', 'docs', 'failed', 'strict acc', 'accuracy', 'pair F1', 'item F1', 'evidence', 'P@0.9', 'cov@0.9', 'ECE', 'median s', 'p95 s', 'engine'],
     rows: report.datasets.flatMap((dataset) => [dataset, ...(dataset.variants ?? [])]).map((dataset) => [
       dataset.name,
       String(dataset.documents),
@@ -442,6 +598,7 @@ function overviewTable(report: EvalReport): Table {
       percent(dataset.micro.strictAccuracy),
       percent(dataset.micro.accuracy),
       decimal(dataset.pairF1.f1),
+      itemFields(dataset.fields).map(({ items }) => decimal(items.f1)).join(' ') || '-',
       dataset.evidence.available ? percent(dataset.evidence.overall.recall) : 'n/a',
       dataset.calibration ? percent(dataset.calibration.precisionAtAccept) : 'n/a',
       dataset.calibration ? percent(dataset.calibration.coverageAtAccept) : 'n/a',
@@ -450,7 +607,7 @@ function overviewTable(report: EvalReport): Table {
       decimal(dataset.latency.p95Seconds, 1),
       engineText(dataset),
     ]),
-    right: [false, true, true, true, true, true, true, true, true, true, true, true, false],
+    right: [false, true, true, true, true, true, true, true, true, true, true, true, true, false],
   };
 }
 
@@ -465,21 +622,31 @@ function ingestCacheText(report: EvalReport): string {
   return ` Ingestion cache ${cache.dir} (fingerprint ${cache.fingerprint}${cache.refresh ? ', refreshed' : ''}): ${cache.hits} documents reused cached OCR output, ${cache.misses} ingested afresh.`;
 }
 
+/** The tables of one dataset or variant that follow its field table: item columns, then the paraphrases. */
+function extraTables(report: DatasetReport): { title: string; table: Table }[] {
+  const tables: { title: string; table: Table }[] = [];
+  if (itemFields(report.fields).length > 0) tables.push({ title: 'item columns (equal / labelled cells, after matching items)', table: itemsTable(report) });
+  if (report.paraphrases && report.paraphrases.length > 0) tables.push({ title: 'schema paraphrases: strict accuracy per field (answers mapped back to the dataset fields)', table: paraphraseTable(report) });
+  return tables;
+}
+
 export function renderText(report: EvalReport): string {
   const out: string[] = [];
   const table = (t: Table) => formatTable(t.headers, t.rows, t.right);
+  const extras = (dataset: DatasetReport) => extraTables(dataset).flatMap(({ title, table: t }) => [`${title}:`, table(t), '']);
   for (const dataset of report.datasets) {
-    out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '');
+    out.push(`== ${datasetHeading(dataset)}`, '', table(fieldTable(dataset)), '', ...summaryLines(dataset), '', ...extras(dataset));
     if (dataset.calibration) out.push(calibrationLine(dataset.calibration), table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('evidence misses:', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('false nulls (values the grounding check nulled that the labels say were right):', table(falseNullsTable(dataset)), '');
     out.push(dataset.errors.length > 0 ? `errors:\n${table(errorsTable(dataset))}` : 'errors: none', '');
     for (const variant of dataset.variants ?? []) {
-      out.push(`== ${datasetHeading(variant)}`, '', table(fieldTable(variant)), '', ...summaryLines(variant), '');
+      out.push(`== ${datasetHeading(variant)}`, '', table(fieldTable(variant)), '', ...summaryLines(variant), '', ...extras(variant));
       if (variant.calibration) out.push(calibrationLine(variant.calibration), '');
     }
   }
   out.push('== overview', '', table(overviewTable(report)), '');
+  if (report.datasets.some((dataset) => dataset.paraphrases)) out.push('== schema paraphrases: strict accuracy by schema (item fields: cell F1)', '', table(paraphraseOverviewTable(report)), '');
   if (report.ingestCache) out.push(ingestCacheText(report).trim(), '');
   return out.join('\n');
 }
@@ -502,14 +669,26 @@ export function renderMarkdown(report: EvalReport): string {
     table(overviewTable(report)),
     '',
   ];
+  if (report.datasets.some((dataset) => dataset.paraphrases)) {
+    out.push(
+      '## Schema paraphrases',
+      '',
+      'Each document was also answered with every paraphrase of its dataset\'s schema (scripts/eval/paraphrases/: other names, languages, no descriptions, descriptions only), from the same ingested document; ' +
+        'the answers were mapped back to the dataset\'s fields and scored by the same strict match. Item fields: cell F1 after matching items.',
+      '',
+      table(paraphraseOverviewTable(report)),
+      '',
+    );
+  }
+  const extras = (dataset: DatasetReport, level: string) => extraTables(dataset).flatMap(({ title, table: t }) => [`${level} ${title[0]!.toUpperCase()}${title.slice(1)}`, '', table(t), '']);
   for (const dataset of report.datasets) {
-    out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '');
+    out.push(`## ${dataset.name}`, '', datasetHeading(dataset), '', table(fieldTable(dataset)), '', ...summaryLines(dataset).map((line) => `* ${line}`), '', ...extras(dataset, '###'));
     if (dataset.calibration) out.push('### Calibration', '', calibrationLine(dataset.calibration), '', table(reliabilityTable(dataset.calibration)), '');
     if (dataset.evidence.misses.length > 0) out.push('### Evidence misses', '', table(missesTable(dataset)), '');
     if (dataset.model && dataset.model.falseNulls.length > 0) out.push('### False nulls', '', table(falseNullsTable(dataset)), '');
     if (dataset.errors.length > 0) out.push('### Errors', '', table(errorsTable(dataset)), '');
     for (const variant of dataset.variants ?? []) {
-      out.push(`### ${variant.name}`, '', datasetHeading(variant), '', table(fieldTable(variant)), '', ...summaryLines(variant).map((line) => `* ${line}`), '');
+      out.push(`### ${variant.name}`, '', datasetHeading(variant), '', table(fieldTable(variant)), '', ...summaryLines(variant).map((line) => `* ${line}`), '', ...extras(variant, '####'));
       if (variant.calibration) out.push(calibrationLine(variant.calibration), '');
     }
   }

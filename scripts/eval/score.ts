@@ -1,4 +1,8 @@
+import { scoreItems, summariseItems, type ItemScore, type ItemsSummary } from './items.js';
+import { ratio, summariseSet, type SetCounts, type SetSummary } from './set-counts.js';
 import { amountsEqual, anls, ANLS_THRESHOLD, datesEqual, looksLikeMoney, normaliseText, parseAmount, textSimilarity, type DateOrder } from './normalise.js';
+
+export { ratio, summariseSet, type SetCounts, type SetSummary };
 
 /**
  * How a field is compared, chosen from the schema, the field name and the
@@ -8,9 +12,10 @@ import { amountsEqual, anls, ANLS_THRESHOLD, datesEqual, looksLikeMoney, normali
  * - name: names and addresses; normalised match, or ANLS >= 0.5 (labels are re-typed, OCR fonts are hostile);
  * - text: normalised match only (ids, phone numbers, times, terms: a near miss is a different value);
  * - name-list / text-list: arrays of strings, scored as sets;
+ * - items: arrays of objects (invoice lines), scored cell by cell after matching items (items.ts);
  * - other: anything else (numbers, booleans, objects), canonical JSON equality.
  */
-export type FieldKind = 'amount' | 'date' | 'name' | 'text' | 'name-list' | 'text-list' | 'other';
+export type FieldKind = 'amount' | 'date' | 'name' | 'text' | 'name-list' | 'text-list' | 'items' | 'other';
 
 /** What the dataset's null labels mean (from its README): a fact ("absent") or a gap in the annotation. */
 export type NullMeaning = 'absent' | 'not-annotated';
@@ -88,6 +93,8 @@ export function classifyField(name: string, property: unknown, groundTruthValues
   if (isArray) {
     const items = asPropertySchema(schema.items);
     const itemTypes = schemaTypes(items);
+    const objectItems = itemTypes.includes('object') || (itemTypes.length === 0 && (typeof (items as { properties?: unknown }).properties === 'object' || (samples.length > 0 && samples.flat().every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)))));
+    if (objectItems) return 'items';
     const stringItems = itemTypes.includes('string') || (itemTypes.length === 0 && samples.flat().every((item) => typeof item === 'string'));
     if (!stringItems) return 'other';
     const itemKind = scalarKindFromSchema(name, schema) ?? scalarKindFromSchema(name, items);
@@ -130,12 +137,6 @@ function asText(value: unknown): string {
 function asTextList(value: unknown): string[] {
   const items = Array.isArray(value) ? value : isMissing(value) ? [] : [value];
   return items.filter((item) => !isMissing(item)).map(asText);
-}
-
-export interface SetCounts {
-  tp: number;
-  fp: number;
-  fn: number;
 }
 
 /**
@@ -181,10 +182,14 @@ export interface FieldScore {
   anls?: number;
   /** Set counts for lists, with the field's matcher (ANLS for name lists). */
   set?: SetCounts;
+  /** Cell counts for an array of objects whose label is an array (items.ts). */
+  items?: ItemScore;
 }
 
 export interface ScoreOptions {
   dateOrder: DateOrder;
+  /** The columns of each array-of-objects field (the item schema's properties, itemColumns); without them, the label items' keys. */
+  itemColumns?: ReadonlyMap<string, readonly string[]>;
 }
 
 function scalarEqual(kind: FieldKind, predicted: string, expected: string, options: ScoreOptions): boolean {
@@ -213,6 +218,12 @@ export function scoreField(field: string, kind: FieldKind, expected: unknown, pr
   const expectedMissing = isMissing(expected);
   const predictedMissing = failed || isMissing(predicted);
   const score: FieldScore = { field, kind, expected, predicted: failed ? null : predicted, expectedMissing, predictedMissing, failed };
+
+  if (kind === 'items') {
+    // a label of no items is still a label (every answer item is then extra); a null one is not
+    if (Array.isArray(expected)) score.items = scoreItems(expected, predicted, failed, options.itemColumns?.get(field));
+    return score;
+  }
 
   if (kind === 'name-list' || kind === 'text-list') {
     const predictedItems = failed ? [] : asTextList(predicted);
@@ -257,12 +268,6 @@ export function scoreDocument(kinds: ReadonlyMap<string, FieldKind>, expected: R
 // ---------------------------------------------------------------------------
 // Aggregation
 
-export interface SetSummary extends SetCounts {
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-}
-
 export interface NullGtCounts {
   /** Documents whose ground truth is null for the field (failed requests excluded). */
   total: number;
@@ -283,21 +288,15 @@ export interface FieldSummary {
   meanAnls: number | null;
   set: SetSummary | null;
   nullGt: NullGtCounts;
-}
-
-export function ratio(numerator: number, denominator: number): number | null {
-  return denominator === 0 ? null : numerator / denominator;
-}
-
-export function summariseSet(counts: SetCounts): SetSummary {
-  const precision = ratio(counts.tp, counts.tp + counts.fp);
-  const recall = ratio(counts.tp, counts.tp + counts.fn);
-  // Nothing predicted against something expected is F1 0, not undefined: precision alone has no denominator.
-  const f1 = counts.tp === 0 ? (counts.fp + counts.fn > 0 ? 0 : null) : (2 * (precision as number) * (recall as number)) / ((precision as number) + (recall as number));
-  return { ...counts, precision, recall, f1 };
+  /** An array of objects: cell precision, recall, F1 and per-column accuracy; its documents are not in the counts above. */
+  items: ItemsSummary | null;
 }
 
 export function summariseField(field: string, kind: FieldKind, scores: readonly FieldScore[]): FieldSummary {
+  if (kind === 'items') {
+    const itemScores = scores.flatMap((score) => (score.items ? [score.items] : []));
+    return { field, kind, expected: 0, strictCorrect: 0, correct: 0, strictAccuracy: null, accuracy: null, meanAnls: null, set: null, nullGt: { total: 0, predictedNull: 0, predictedValue: 0 }, items: summariseItems(itemScores) };
+  }
   const graded = scores.filter((score) => !score.expectedMissing);
   const strictCorrect = graded.filter((score) => score.strict).length;
   const correct = graded.filter((score) => score.correct).length;
@@ -323,6 +322,7 @@ export function summariseField(field: string, kind: FieldKind, scores: readonly 
       predictedNull: nullGt.filter((score) => score.predictedMissing).length,
       predictedValue: nullGt.filter((score) => !score.predictedMissing).length,
     },
+    items: null,
   };
 }
 
@@ -353,6 +353,8 @@ export function microAverage(fields: readonly FieldSummary[]): MicroAverage {
 export function pairF1(scores: readonly FieldScore[], nullMeaning: NullMeaning): SetSummary {
   const counts: SetCounts = { tp: 0, fp: 0, fn: 0 };
   for (const score of scores) {
+    // item cells have their own F1 (items.ts)
+    if (score.kind === 'items') continue;
     if (score.set) {
       counts.tp += score.set.tp;
       counts.fn += score.set.fn;

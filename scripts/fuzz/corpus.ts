@@ -6,6 +6,7 @@ import type { CaseContext, Family, FuzzCase } from './case.js';
 import { attachmentsFamily } from './families/attachments.js';
 import { base64Family } from './families/base64.js';
 import { filesFamily } from './families/files.js';
+import { formatsFamily } from './families/formats.js';
 import { imagesFamily } from './families/images.js';
 import { multipartFamily } from './families/multipart.js';
 import { pdfFamily } from './families/pdf.js';
@@ -14,7 +15,7 @@ import { schemasFamily } from './families/schemas.js';
 import { xmlFamily } from './families/xml.js';
 import { Random } from './random.js';
 
-export const FAMILIES: Family[] = [requestFamily, base64Family, filesFamily, pdfFamily, imagesFamily, schemasFamily, xmlFamily, attachmentsFamily, multipartFamily];
+export const FAMILIES: Family[] = [requestFamily, base64Family, filesFamily, pdfFamily, imagesFamily, schemasFamily, xmlFamily, attachmentsFamily, formatsFamily, multipartFamily];
 
 export function familyNamed(name: string): Family {
   const family = FAMILIES.find((candidate) => candidate.name === name);

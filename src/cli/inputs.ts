@@ -1,18 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { ContentItem, SupportedMimeType } from '../ingest/decode.js';
+import { MIME_TYPES_BY_EXTENSION, type ContentItem, type SupportedMimeType } from '../ingest/decode.js';
 import { UsageError } from './usage-error.js';
 
-/** The file types the service reads, by file name extension (the bytes are checked again when decoded). */
-const MIME_BY_EXTENSION: Record<string, SupportedMimeType> = {
-  '.pdf': 'application/pdf',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.xml': 'application/xml',
-};
+/** The file types the service reads, by file name extension (ingest/formats/registry.ts; the bytes are checked again when decoded). */
+const MIME_BY_EXTENSION: Record<string, SupportedMimeType> = MIME_TYPES_BY_EXTENSION;
 
 const EXTENSIONS = Object.keys(MIME_BY_EXTENSION).join(', ');
 

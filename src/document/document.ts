@@ -4,6 +4,8 @@
  * pixels of the OCR raster for OCR pages), origin top-left, y growing down.
  */
 export type WordSource = 'text-layer' | 'ocr' | 'e-invoice';
+// 'text-layer' is born-digital text: a PDF's text layer, or the text of a file that has no printed page
+// (an Office document, a spreadsheet, HTML, CSV, plain text, an e-mail; ingest/formats/)
 
 /** The OCR engines that read pages; their confidences mean different things (evidence/ calibrates each apart). */
 export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
@@ -72,9 +74,51 @@ export interface Page {
   shown?: PageView;
   /** On an 'e-invoice' page: where its values come from (ingest/einvoice/). */
   eInvoice?: EInvoiceOrigin;
+  /** What part of its file the page is, when the file is more than pages: an e-mail's attachment, a sheet, a slide. */
+  part?: PagePart;
+  /**
+   * On a page laid out from a file without printed pages (ingest/formats/: Office, HTML, CSV, text, e-mail):
+   * per line (same positions as Page.lines), where its runs of words stand in the file. Its boxes are made up
+   * (a monospaced page, columns of a table kept apart); these places are what a user can follow.
+   */
+  places?: PlacedWords[][];
 }
 
-/** Where the lines of an e-invoice page come from: the XML, and per line the values it states. */
+/** Where a page comes from within its file. */
+export interface PagePart {
+  /** The e-mail attachment the page belongs to, nested ones as a path: "invoice.pdf", "forwarded.eml/invoice.pdf". */
+  attachment?: string;
+  /** The page within that attachment (0-based), when the attachment has pages of its own. */
+  attachmentPage?: number;
+  /** A spreadsheet's sheet, by its name. */
+  sheet?: string;
+  /** A presentation's slide, 1-based. */
+  slide?: number;
+}
+
+/**
+ * A place in a file without pages: a spreadsheet cell ("B7", of the page's sheet), a paragraph (of a header or footer: `part`, "header1.xml"), a table
+ * cell, a line of a text or CSV file (a CSV record's first line, and its column), an XML element or JSON
+ * key, an e-mail header. Numbers are 1-based, as a user counts them.
+ */
+export type Place =
+  | { kind: 'cell'; ref: string }
+  | { kind: 'paragraph'; paragraph: number; part?: string }
+  | { kind: 'table-cell'; table: number; row: number; column: number }
+  | { kind: 'line'; line: number; column?: number }
+  | { kind: 'path'; path: string }
+  | { kind: 'header'; name: string };
+
+/** A run of a line's words, [first, end) positions in Line.words, and its place. */
+export interface PlacedWords {
+  words: [number, number];
+  place: Place;
+}
+
+/**
+ * An e-invoice page's origin: the XML, its business terms, and per line of
+ * the page the values it states.
+ */
 export interface EInvoiceOrigin {
   /** The attachment's file name when a PDF carries the XML; absent when the XML was sent itself. */
   attachment?: string;
@@ -82,8 +126,58 @@ export interface EInvoiceOrigin {
   syntax: 'CII' | 'UBL';
   /** What the XML says it follows (ZUGFeRD 1.0, ZUGFeRD 2.x / Factur-X, XRechnung, UBL 2.1) and the guideline it names. */
   standard: string;
+  /**
+   * The EN 16931 business terms the XML states, as the standard groups them: the invoice's own terms
+   * ("BT-1" invoice number, "BT-2" issue date, ...) and its groups (seller "BG-4", buyer "BG-7", lines
+   * "BG-25", ...). Left empty (no terms, no groups) on the copy the rules engine's threads get.
+   */
+  invoice: EInvoiceGroup;
   /** Per line of the page (same positions as Page.lines), the values it states: one after a label, one per cell of an invoice line's row. */
   lines: EInvoiceValueOrigin[][];
+}
+
+/**
+ * One instance of an EN 16931 group of business terms: the invoice itself
+ * (group "invoice"), a party, a VAT breakdown row, an invoice line. Groups
+ * the standard nests once (a party's address and contact, a line's price
+ * and item) are part of the group that holds them; groups that repeat (the
+ * lines, their allowances, the VAT breakdown) are groups of their own.
+ */
+export interface EInvoiceGroup {
+  /** "invoice" for the document, else the group's EN 16931 identifier ("BG-4" seller, "BG-25" invoice line). */
+  group: string;
+  /** The element the group was read from ("/rsm:CrossIndustryInvoice/.../ram:SellerTradeParty"). */
+  path: string;
+  /**
+   * Its business terms by identifier ("BT-27", and "BG-5" for a whole postal address): each the values
+   * the XML states, in document order. Most terms have one; a few may repeat (BT-29 seller identifiers,
+   * BT-158 item classifications, BT-20 payment terms). A term the XML does not state is absent.
+   */
+  terms: Record<string, EInvoiceValue[]>;
+  /** The groups within it by identifier ("BG-25" in the invoice, "BG-27" in a line), each its instances in document order. */
+  groups: Record<string, EInvoiceGroup[]>;
+}
+
+/** One value of a business term, as the XML states it. */
+export interface EInvoiceValue {
+  /** The XML's text as written, white space collapsed and nothing else ("[Seller name]", "20240315", "850"). */
+  raw: string;
+  /** What the value means: `raw`, or `raw` normalised where its kind has a rule ("2024-03-15" for a format 102 date, "850.00" for an amount). */
+  value: string;
+  /** What made `value` from `raw`, when they differ ("date format 102 (CCYYMMDD) written as YYYY-MM-DD"). */
+  normalized?: string;
+  /** An identifier's scheme (schemeID, listID: "0088", "VA", "EM"). */
+  scheme?: string;
+  /** An amount's currency (currencyID). */
+  currency?: string;
+  /** A quantity's unit (unitCode: "C62", "HUR"). */
+  unit?: string;
+  /** A date's format code as written ("102"). */
+  format?: string;
+  /** The element it was read from; "/@name" ends the path of an attribute's value. */
+  path: string;
+  /** Where the e-invoice page shows it: the line (a position in Page.lines) and its words [first, end) on that line. */
+  shown?: { line: number; words: [number, number] };
 }
 
 /** One value of the XML on an e-invoice page: its EN 16931 business term, the element it was read from, and its words on the line. */

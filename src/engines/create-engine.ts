@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Engine } from '../extract/engine.js';
 import type { Logger } from '../logger.js';
 import { crossCheckerFor } from './cross-check.js';
+import { EInvoiceTermsEngine } from './e-invoice-terms.js';
 import { findGguf } from './llm/backends/find-gguf.js';
 import { LlamaCppBackend } from './llm/backends/llamacpp.js';
 import { LlmEngine } from './llm/llm-engine.js';
@@ -34,7 +35,9 @@ export interface EngineFactoryOptions {
  * which may come up later: requests get 503 until it does).
  */
 export async function createEngine(config: EngineConfig, logger: Logger, options: EngineFactoryOptions = {}): Promise<EngineChoice> {
-  const choice = await chooseEngine(config, logger, options);
+  const chosen = await chooseEngine(config, logger, options);
+  // whichever engine reads, an e-invoice's business terms are answered from its XML (e-invoice-terms.ts)
+  const choice = { ...chosen, engine: new EInvoiceTermsEngine(chosen.engine) };
   const crossCheck = crossCheckerFor(choice.engine, rulesThreads(config));
   return crossCheck ? { ...choice, crossCheck } : choice;
 }

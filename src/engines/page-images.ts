@@ -24,10 +24,16 @@ export function pageImageSource(files: DecodedFile[], pdf: PageRenderer, limits:
     for (const ref of pages) {
       signal.throwIfAborted();
       const file = files.find((f) => f.index === ref.file);
-      // an XML e-invoice has no page to show
-      if (!file || file.mimeType === 'application/xml') continue;
+      if (!file) continue;
       if (file.mimeType === 'application/pdf') {
         images.push((await renderPdfPage(file, ref.page, pdf, signal)).toString('base64'));
+        continue;
+      }
+      // an XML e-invoice, an Office file, text, an e-mail: no picture of the page to show (its words are all there is)
+      if (!file.mimeType.startsWith('image/')) continue;
+      // a TIFF's pages are its pages, every one read
+      if (file.mimeType === 'image/tiff') {
+        images.push((await renderFrame(file, ref.page)).toString('base64'));
         continue;
       }
       // an image's pages are its distinct frames (ingest/image.ts): page 1 of frames A, A, B is B, frame 2
@@ -50,6 +56,6 @@ async function renderPdfPage(file: DecodedFile, page: number, pdf: PageRenderer,
 }
 
 function renderFrame(file: DecodedFile, frame: number): Promise<Buffer> {
-  const animated = file.mimeType === 'image/gif' || file.mimeType === 'image/webp';
+  const animated = file.mimeType === 'image/gif' || file.mimeType === 'image/webp' || file.mimeType === 'image/tiff';
   return sharp(file.bytes, animated ? { page: frame } : {}).rotate().resize(RESIZE).png().toBuffer();
 }

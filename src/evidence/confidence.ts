@@ -33,6 +33,7 @@ export const FEATURE_NAMES = [
   'answerNoSum',
   'weakestLetter',
   'weakLabel',
+  'meaningGuessed',
 ] as const;
 
 export interface KindModel {
@@ -130,6 +131,8 @@ export function featureVector(features: ValueFeatures): number[] {
     features.answerSum === false ? 1 : 0,
     sure(features.ocrEngine === 'tesseract' ? weakest : Math.min(weakest, SURE_LETTER)),
     features.score !== undefined && features.score < WEAK_LABEL_BELOW ? 1 : 0,
+    // a property whose meaning is guessed ("x1", a name the tables do not know) is read less surely
+    1 - (features.meaning ?? 1),
   ];
 }
 

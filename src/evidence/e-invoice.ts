@@ -10,7 +10,7 @@
  */
 import { parseNumber } from '../extract/coerce.js';
 import type { Extraction } from '../extract/engine.js';
-import { wordAt, type Document, type EInvoiceValueOrigin, type WordRef } from '../document/document.js';
+import { wordAt, type Document, type EInvoiceGroup, type EInvoiceValueOrigin, type Page, type WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { valueAtPointer } from '../util/json-pointer.js';
 import { locate, type Location } from './locate.js';
@@ -31,16 +31,36 @@ export interface EInvoiceEvidence {
    */
   printed: 'same' | 'differs' | 'not printed' | 'no page';
   printedText?: string;
+  /** What made the answer's value from the XML's text, when it is not the text as written ("date format 102 (CCYYMMDD) written as YYYY-MM-DD"). */
+  normalized?: string;
 }
 
-/** The XML value's term and path, when the value's first word lies on an e-invoice page. */
-export function eInvoiceOrigin(words: readonly WordRef[], document: Document): (Omit<EInvoiceValueOrigin, 'words'> & { attachment?: string }) | undefined {
+/** The XML value's term and path, when the value's first word lies on an e-invoice page; and what normalised it, if anything did. */
+export function eInvoiceOrigin(words: readonly WordRef[], document: Document): (Omit<EInvoiceValueOrigin, 'words'> & { attachment?: string; normalized?: string }) | undefined {
   const first = words[0];
   const found = first ? wordAt(document, first) : undefined;
   const origin = found?.page.eInvoice;
-  if (!first || !origin) return undefined;
+  if (!first || !found || !origin) return undefined;
   const value = origin.lines[first.line]?.find((candidate) => first.word >= candidate.words[0] && first.word < candidate.words[1]);
-  return value ? { term: value.term, name: value.name, path: value.path, ...(origin.attachment ? { attachment: origin.attachment } : {}) } : undefined;
+  if (!value) return undefined;
+  const normalized = normalisationsOf(found.page).get(`${first.line}:${value.words[0]}`);
+  return { term: value.term, name: value.name, path: value.path, ...(origin.attachment ? { attachment: origin.attachment } : {}), ...(normalized ? { normalized } : {}) };
+}
+
+/** Per e-invoice page, what normalised each value the page shows ("line:first word" -> rule), gathered once: an answer may hold thousands of them. */
+const normalisations = new WeakMap<Page, Map<string, string>>();
+
+function normalisationsOf(page: Page): Map<string, string> {
+  const known = normalisations.get(page);
+  if (known) return known;
+  const found = new Map<string, string>();
+  const walk = (group: EInvoiceGroup): void => {
+    for (const values of Object.values(group.terms)) for (const value of values) if (value.normalized && value.shown) found.set(`${value.shown.line}:${value.shown.words[0]}`, value.normalized);
+    for (const instances of Object.values(group.groups)) for (const instance of instances) walk(instance);
+  };
+  if (page.eInvoice) walk(page.eInvoice.invoice);
+  normalisations.set(page, found);
+  return found;
 }
 
 /**
@@ -70,6 +90,21 @@ export function comparePrinted(pointer: string, value: unknown, printed: Extract
  * not fitted: the eval's calibration of e-invoice values shows how they hold.
  */
 export const E_INVOICE_CONFIDENCE: Record<EInvoiceEvidence['printed'], number> = { same: 0.995, 'not printed': 0.98, 'no page': 0.98, differs: 0.9 };
+
+/** A mapping at least this sure takes the XML's confidence whole. */
+const SURE_MAPPING = 0.95;
+
+/**
+ * The confidence of an XML value: the XML's own (E_INVOICE_CONFIDENCE),
+ * scaled down as the mapping from the property to its term is less sure
+ * (the value's score: engines/e-invoice-terms.ts gives the meaning's
+ * certainty; a value the rules engine read off the e-invoice page its
+ * label's score). "vat_id" with no party says less than "seller_vat_id".
+ */
+export function eInvoiceConfidence(printed: EInvoiceEvidence['printed'], mapping: number | undefined): number {
+  const sure = Math.min(1, (mapping ?? 1) / SURE_MAPPING);
+  return E_INVOICE_CONFIDENCE[printed] * sure;
+}
 
 function sameValue(a: unknown, b: unknown): boolean {
   const x = typeof a === 'number' ? a : typeof a === 'string' ? parseNumber(a) : null;

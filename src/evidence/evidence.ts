@@ -14,7 +14,7 @@ import { childPointer, valueAtPointer } from '../util/json-pointer.js';
 import { combineReadings, singleReadingConfidence } from './confidence.js';
 import { DocumentIndex } from './document-index.js';
 import { answerAmounts, valueFeatures, type Agreement, type FeatureContext, type ValueFeatures } from './features.js';
-import { comparePrinted, eInvoiceOrigin, E_INVOICE_CONFIDENCE, type EInvoiceEvidence } from './e-invoice.js';
+import { comparePrinted, eInvoiceConfidence, eInvoiceOrigin, type EInvoiceEvidence } from './e-invoice.js';
 import { locate, type Location } from './locate.js';
 import { Pacer, runPaced, runSync, type PacedWork } from '../util/paced.js';
 
@@ -106,7 +106,7 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
     const source = input.answer.provenance.get(pointer);
     const origin = source ? eInvoiceOrigin(source.words, input.document) : undefined;
     if (source && origin) {
-      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input);
+      evidence[pointer] = eInvoiceEvidence(pointer, value, source.words, origin, input, source.score);
       continue;
     }
     const agreement = input.crossCheck ? agreementAt(pointer, value, input.crossCheck.value) : 'none';
@@ -120,7 +120,7 @@ function* evidenceOf(input: EvidenceInput): PacedWork<EvidenceReport> {
 }
 
 /** A value of the XML: its words' text, its term and element, and where (and whether) the printed pages show it. */
-function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput): ValueEvidence {
+function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordRef[], origin: NonNullable<ReturnType<typeof eInvoiceOrigin>>, input: EvidenceInput, mapping: number | undefined): ValueEvidence {
   const xml = locate(words, input.document);
   const compared = comparePrinted(pointer, value, input.printed, input.document);
   const printedAt = compared.location;
@@ -129,7 +129,7 @@ function eInvoiceEvidence(pointer: string, value: unknown, words: readonly WordR
     ...(printedAt ? { file: printedAt.file, page: printedAt.page, bbox: printedAt.bbox, ...(printedAt.boxes ? { boxes: printedAt.boxes } : {}) } : { file: xml?.file ?? 0 }),
     text: xml?.text ?? String(value),
     source: 'e-invoice',
-    confidence: E_INVOICE_CONFIDENCE[compared.printed],
+    confidence: Math.round(eInvoiceConfidence(compared.printed, mapping) * 1000) / 1000,
     eInvoice,
   };
 }

@@ -18,6 +18,7 @@ import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';
 import type { DocumentIndex } from './document-index.js';
 import { minOf } from '../util/extremes.js';
+import { meaningOf, type PropertyMeaning } from '../meaning/meaning.js';
 
 /**
  * The shape of a value, which decides how it goes wrong: dates and amounts
@@ -73,10 +74,31 @@ export interface ValueFeatures {
   /** The value does not look like a value of its kind: a date in another century, a name opening with "&", brackets left open. */
   irregular: boolean;
   agreement: Agreement;
+  /** How sure the reading of what the property asks for is (meaning/), 0..1. Optional: older reports lack it. */
+  meaning?: number;
 }
 
 /** Words of a value beyond which it is long text rather than a name. */
 const NAME_MAX_WORDS = 8;
+
+/** What the property at a pointer of the answer asks for (meaning/), with its schema node; undefined for the root. */
+export function meaningAt(root: JsonSchema, pointer: string): PropertyMeaning | undefined {
+  let view = viewSchema(root, root);
+  const names: string[] = [];
+  let inItems = false;
+  for (const token of splitPointer(pointer)) {
+    if (/^\d+$/.test(token) && view.items !== undefined) {
+      view = viewSchema(view.items, root);
+      inItems = true;
+      continue;
+    }
+    names.push(token);
+    view = viewSchema(view.properties[token] ?? true, root);
+  }
+  const name = names.pop();
+  if (name === undefined) return undefined;
+  return meaningOf({ name, description: view.description, types: view.types, format: view.format, enumValues: view.enumValues, examples: view.examples, path: names, inItems });
+}
 
 /** The schema node a pointer of the answer lands on. */
 export function schemaAt(root: JsonSchema, pointer: string): SchemaView {
@@ -88,10 +110,12 @@ export function schemaAt(root: JsonSchema, pointer: string): SchemaView {
   return view;
 }
 
-export function valueKind(value: unknown, view: SchemaView, lines: number, role?: ValueRole): ValueKind {
+export function valueKind(value: unknown, view: SchemaView, lines: number, role?: ValueRole, meaning?: PropertyMeaning): ValueKind {
   if (view.format === 'date' || view.format === 'date-time') return 'date';
   if (typeof value === 'string' && role === 'address') return 'address';
   if (typeof value === 'string' && role === 'business-name') return 'business';
+  const asked = meaning && meaning.certainty >= SURE_MEANING ? kindAsked(meaning, value) : undefined;
+  if (asked) return asked;
   if (typeof value === 'number') return 'amount';
   if (typeof value !== 'string') return 'code';
   const text = value.trim();
@@ -104,6 +128,25 @@ export function valueKind(value: unknown, view: SchemaView, lines: number, role?
   if (lines > 1 || words > NAME_MAX_WORDS) return 'text';
   // digits without letters (a phone, an id) or a short run with digits ("Store 42") is a code
   return (/\d/.test(text) && !/\p{L}/u.test(text)) || (/\d/.test(text) && words <= 3) ? 'code' : 'name';
+}
+
+/** How sure the property's meaning must be for its kind to decide the value's (an invoice number "12345" is a code, not an amount). */
+const SURE_MEANING = 0.75;
+
+/** The kind the property asks for, where it says more than the value's shape; undefined to judge by the shape. */
+function kindAsked(meaning: PropertyMeaning, value: unknown): ValueKind | undefined {
+  switch (meaning.kind) {
+    case 'amount': case 'quantity': case 'rate': case 'number': case 'integer':
+      return typeof value === 'number' || (typeof value === 'string' && parseNumber(value) !== null) ? 'amount' : undefined;
+    case 'date': case 'datetime': return 'date';
+    case 'time': return 'time';
+    case 'identifier': case 'iban': case 'bic': case 'code': case 'currency': case 'country': case 'email': case 'phone': case 'url':
+      return 'code';
+    case 'party-name': return meaning.party === 'seller' ? 'business' : 'name';
+    case 'person-name': return 'name';
+    case 'address': return 'address';
+    default: return undefined;
+  }
 }
 
 /**
@@ -205,7 +248,8 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
   const words = found.map((at) => at.word);
   const ocrEngine = found.find((at) => at.word.source === 'ocr')?.page.ocrEngine;
   const lines = new Set(found.map(({ ref }) => `${ref.file}/${ref.page}/${ref.line}`)).size;
-  const kind = valueKind(value, schemaAt(context.schema, pointer), lines, source?.role);
+  const meaning = meaningAt(context.schema, pointer);
+  const kind = valueKind(value, schemaAt(context.schema, pointer), lines, source?.role, meaning);
   const printed = words.map((word) => word.text).join(' ');
   const number = kind === 'amount' ? (typeof value === 'number' ? value : parseNumber(String(value))) : null;
   return {
@@ -226,6 +270,7 @@ export function valueFeatures(pointer: string, value: unknown, source: ValueSour
     negative: number !== null && signed(number, [printed, ...words.map((word) => word.text)]),
     irregular: irregular(value, kind, context.dateOrder),
     agreement,
+    ...(meaning ? { meaning: meaning.certainty } : {}),
   };
 }
 

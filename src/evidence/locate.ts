@@ -4,7 +4,7 @@
  * sent (so they fit any rendering of it), the text of those words, and how
  * they were read.
  */
-import { wordAt, type BBox, type Document, type Page, type Word, type WordRef, type WordSource } from '../document/document.js';
+import { wordAt, type BBox, type Document, type Page, type Place, type Word, type WordRef, type WordSource } from '../document/document.js';
 import { transformBox } from '../document/page-frame.js';
 import { maxOf, minOf } from '../util/extremes.js';
 
@@ -25,6 +25,22 @@ export interface Location {
   source: WordSource;
   /** The lowest OCR confidence among the words, when OCR read them. */
   ocrConfidence?: number;
+  /**
+   * Where in its file, when the page is part of one rather than a printed page (ingest/formats/): the e-mail
+   * attachment and its page, the sheet, the slide, and the places of the value's words as a user finds them
+   * ("Invoice!B7", "paragraph 4", "table 1, row 3, column 2", "line 12", "/Order/Line[2]/Price", "header subject").
+   * The page's boxes are made up for such a page; these are what to follow.
+   */
+  at?: PartLocation;
+}
+
+export interface PartLocation {
+  attachment?: string;
+  /** 1-based, as a viewer counts pages. */
+  attachmentPage?: number;
+  sheet?: string;
+  slide?: number;
+  places?: string[];
 }
 
 interface Resolved {
@@ -57,7 +73,49 @@ export function locate(refs: readonly WordRef[], document: Document): Location |
     text: textOf(resolved),
     source: first.word.source,
     ...(ocrWords.length > 0 ? { ocrConfidence: round(minOf(ocrWords, (r) => r.word.confidence), 3) } : {}),
+    ...partLocation(first.page, onPage),
   };
+}
+
+/** The page's part of its file and the distinct places of the value's words on it, when the page has them. */
+function partLocation(page: Page, words: readonly Resolved[]): { at?: PartLocation } {
+  const part = page.part;
+  const places: string[] = [];
+  if (page.places) {
+    for (const { ref } of words) {
+      const placed = page.places[ref.line]?.find((run) => ref.word >= run.words[0] && ref.word < run.words[1]);
+      const text = placed ? placeText(placed.place, part?.sheet) : undefined;
+      if (text !== undefined && !places.includes(text)) places.push(text);
+    }
+  }
+  if (!part && places.length === 0) return {};
+  return {
+    at: {
+      ...(part?.attachment === undefined ? {} : { attachment: part.attachment }),
+      ...(part?.attachmentPage === undefined ? {} : { attachmentPage: part.attachmentPage + 1 }),
+      ...(part?.sheet === undefined ? {} : { sheet: part.sheet }),
+      ...(part?.slide === undefined ? {} : { slide: part.slide }),
+      ...(places.length > 0 ? { places } : {}),
+    },
+  };
+}
+
+/** A place as a user writes it: a cell with its sheet as a spreadsheet formula does ("'Q1 2024'!B7"). */
+export function placeText(place: Place, sheet?: string): string {
+  switch (place.kind) {
+    case 'cell':
+      return sheet === undefined ? place.ref : `${/^[A-Za-z_][\w.]*$/.test(sheet) ? sheet : `'${sheet.replace(/'/g, "''")}'`}!${place.ref}`;
+    case 'paragraph':
+      return place.part ? `${place.part}, paragraph ${place.paragraph}` : `paragraph ${place.paragraph}`;
+    case 'table-cell':
+      return `table ${place.table}, row ${place.row}, column ${place.column}`;
+    case 'line':
+      return place.column === undefined ? `line ${place.line}` : `line ${place.line}, column ${place.column}`;
+    case 'path':
+      return place.path;
+    case 'header':
+      return `header ${place.name}`;
+  }
 }
 
 function groupByLine(words: readonly Resolved[]): Map<number, Resolved[]> {

@@ -18,17 +18,21 @@ export interface SchemaView {
   items: JsonSchema | boolean | undefined;
   enumValues: unknown[] | undefined;
   format: string | undefined;
+  /** The schema's `examples` (the first node that gives some). */
+  examples: unknown[] | undefined;
   /** Descriptions and titles of the node and of what it refers to, most specific first. */
   description: string;
 }
 
 const MAX_REF_HOPS = 16;
+/** Examples kept of a schema node: enough to tell what they look like, whatever a caller sends. */
+const MAX_EXAMPLES = 8;
 
 export function viewSchema(node: unknown, root: JsonSchema): SchemaView {
   const view: SchemaView = {
     // no prototype: a property may be called "constructor" or "__proto__"
     types: [], properties: Object.create(null) as SchemaView['properties'], required: [], closed: false,
-    items: undefined, enumValues: undefined, format: undefined, description: '',
+    items: undefined, enumValues: undefined, format: undefined, examples: undefined, description: '',
   };
   const descriptions: string[] = [];
   const alternatives: SchemaView[] = [];
@@ -66,6 +70,7 @@ export function viewSchema(node: unknown, root: JsonSchema): SchemaView {
       else if ('const' in part) view.enumValues = [part['const']];
     }
     if (view.format === undefined && typeof part['format'] === 'string') view.format = part['format'];
+    if (view.examples === undefined && Array.isArray(part['examples'])) view.examples = part['examples'].slice(0, MAX_EXAMPLES);
     if (typeof part['$ref'] === 'string') absorb(resolveLocalRef(root, part['$ref']), hops + 1);
     if (Array.isArray(part['allOf'])) for (const branch of part['allOf']) absorb(branch, hops + 1);
     for (const keyword of ['anyOf', 'oneOf']) {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
-import { SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
+import { ACCEPTED_MIME_TYPES, SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
 import { JOB_DESCRIPTIONS, JOB_SCHEMAS, jobPaths } from './openapi-jobs.js';
 import { FILE_PART } from './multipart-body.js';
 import { EXTRACT_JSON_PARTS, JOB_JSON_PARTS } from './request-body.js';
@@ -29,8 +29,8 @@ const REQUEST_DESCRIPTIONS: Record<string, string> = {
   '/properties/schema':
     'JSON Schema (draft-07 or 2020-12) of the object to extract; its root must be an object. Only local $refs (#/...) are allowed. Descriptions guide the engine.',
   '/properties/contents': 'The documents, read together as one.',
-  '/properties/contents/items/properties/filename': 'Optional name, used in error messages.',
-  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')} (text/xml is read as application/xml); the bytes must match it. application/xml is an e-invoice without a page: CII (ZUGFeRD 1.0 CrossIndustryDocument, CrossIndustryInvoice of ZUGFeRD 2.x / Factur-X / XRechnung) or UBL 2.1 Invoice or CreditNote, at most MAX_XML_MB, without a DTD.`,
+  '/properties/contents/items/properties/filename': 'Optional name, used in error messages; with a generic mimeType its extension tells text types apart (.csv, .tsv, .md, .txt, .html, .json, .eml).',
+  '/properties/contents/items/properties/mimeType': `One of ${SUPPORTED_MIME_TYPES.join(', ')} (or an alias: ${ACCEPTED_MIME_TYPES.filter((type) => !SUPPORTED_MIME_TYPES.includes(type)).join(', ')}); the bytes must match it. application/octet-stream or "" has the bytes tell the type (magic bytes, then the filename for text). application/xml is an e-invoice without a page: CII (ZUGFeRD 1.0 CrossIndustryDocument, CrossIndustryInvoice of ZUGFeRD 2.x / Factur-X / XRechnung) or UBL 2.1 Invoice or CreditNote, at most MAX_XML_MB, without a DTD; other XML is read as a line per value with its element path. Office files inflate to at most MAX_INFLATE_MB; an e-mail's attachments are read by their own types (docs/inputs.md).`,
   '/properties/contents/items/properties/data': 'The file, standard or URL-safe base64; a data:<mime>;base64, prefix is accepted.',
   '/properties/options': 'How to extract; every member is optional and an unknown one is a 400.',
   '/properties/options/properties/dateOrder': 'How to read a numeric date like 03/04/2024: dmy, mdy, or auto (from the document); overrides DATE_ORDER.',
@@ -141,7 +141,7 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, an object in the body of more than 50,000 keys, schema or contents missing, a multipart body without its boundary, cut short, with a part that is not JSON where JSON belongs, two schema parts, a part of another name or no file part, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML that is malformed, declares a DTD or is no e-invoice.',
+      'The request is wrong, and the message names the field: body not JSON, an object in the body of more than 50,000 keys, schema or contents missing, a multipart body without its boundary, cut short, with a part that is not JSON where JSON belongs, two schema parts, a part of another name or no file part, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML or an Office part that is malformed or declares a DTD, an Office file inflating past MAX_INFLATE_MB, a CSV record over 1 MiB, HTML nested over 1,000 deep, an e-mail over MAX_EMAIL_PARTS or MAX_EMAIL_DEPTH.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
     '413': errorResponse('The body is larger than MAX_BODY_BYTES, or a JSON part of a multipart body larger than its limit (a schema part 2 MB).'),
@@ -179,6 +179,17 @@ const EVIDENCE_SCHEMAS: JsonObject = {
       text: { type: 'string', description: 'The document text the value was read from (a computed value: what it was computed from), a line break between lines.' },
       source: { enum: ['text-layer', 'ocr'] },
       ocrConfidence: { type: 'number', minimum: 0, maximum: 1, description: 'The lowest OCR confidence among the words, when OCR read them.' },
+      at: {
+        type: 'object',
+        description: 'Where in its file, for a page that is part of a file rather than a printed page (an e-mail attachment, a sheet, a slide, an Office, HTML, CSV or text file): follow these, the boxes of such a page are made up.',
+        properties: {
+          attachment: { type: 'string', description: 'The e-mail attachment, a path for nested ones ("forwarded.eml/invoice.pdf").' },
+          attachmentPage: { type: 'integer', minimum: 1, description: 'The page within that attachment.' },
+          sheet: { type: 'string' },
+          slide: { type: 'integer', minimum: 1 },
+          places: { type: 'array', items: { type: 'string' }, description: 'The places of the value\'s words: "Invoice!B7", "paragraph 4", "table 1, row 3, column 2", "line 12", "line 12, column 3", "/Order/Line[2]/Price", "$.items[0].price", "header subject".' },
+        },
+      },
       confidence: {
         type: 'number',
         minimum: 0,

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_XML_MB, type Limits } from '../config.js';
 import { badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
-import { looksLikeXml } from './einvoice/sniff.js';
+import { ACCEPTED_MIME_TYPES, FORMATS, GENERIC_MIME_TYPES, describeBytes, detectFormat, formatOfMimeType, type InputFormat } from './formats/registry.js';
 
 /** One entry of the request's `contents` array, as sent by the caller. */
 export interface ContentItem {
@@ -24,52 +24,17 @@ export interface DecodedFile {
   bytes: Buffer;
 }
 
-/** application/xml: an e-invoice without a page (CII or UBL XML, ingest/einvoice/). */
-export const SUPPORTED_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf', 'application/xml'] as const;
-export type SupportedMimeType = (typeof SUPPORTED_MIME_TYPES)[number];
-
-/** Common spellings that clearly mean a supported type. */
-const MIME_ALIASES: Record<string, SupportedMimeType> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'text/xml': 'application/xml' };
-
-
-/** How far into a file `%PDF-` may start: readers accept leading junk (e.g. a mail header) within 1 KB. */
-const PDF_HEADER_WINDOW = 1024;
-
-interface FileKind {
-  label: string;
-  mimeType?: SupportedMimeType;
-  matches: (bytes: Buffer) => boolean;
-}
-
-function startsWith(bytes: Buffer, signature: number[] | string, offset = 0): boolean {
-  const expected = typeof signature === 'string' ? Buffer.from(signature, 'latin1') : Buffer.from(signature);
-  return bytes.length >= offset + expected.length && bytes.subarray(offset, offset + expected.length).equals(expected);
-}
-
 /**
- * File signatures, supported types first. The unsupported ones only make the
- * error message say what the caller actually sent.
+ * The media types docshape reads (ingest/formats/registry.ts), as files of the Document say them; a caller
+ * may also write their aliases (ACCEPTED_MIME_TYPES), and application/octet-stream or an empty mimeType has
+ * the bytes and the filename decide.
  */
-const FILE_KINDS: FileKind[] = [
-  { label: 'a JPEG image', mimeType: 'image/jpeg', matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
-  { label: 'a PNG image', mimeType: 'image/png', matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { label: 'a GIF image', mimeType: 'image/gif', matches: (b) => startsWith(b, 'GIF87a') || startsWith(b, 'GIF89a') },
-  { label: 'a WebP image', mimeType: 'image/webp', matches: (b) => startsWith(b, 'RIFF') && startsWith(b, 'WEBP', 8) },
-  {
-    label: 'a PDF file',
-    mimeType: 'application/pdf',
-    matches: (b) => b.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-', 0, 'latin1'),
-  },
-  { label: 'an XML file', mimeType: 'application/xml', matches: looksLikeXml },
-  { label: 'a TIFF image', matches: (b) => startsWith(b, 'II*\0') || startsWith(b, 'MM\0*') },
-  { label: 'a BMP image', matches: (b) => startsWith(b, 'BM') && b.length > 14 },
-  { label: 'a HEIC/AVIF image', matches: (b) => startsWith(b, 'ftyp', 4) },
-  { label: 'a ZIP archive (e.g. DOCX or XLSX)', matches: (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]) },
-];
-
-function detectKind(bytes: Buffer): FileKind | undefined {
-  return FILE_KINDS.find((kind) => kind.matches(bytes));
-}
+export const SUPPORTED_MIME_TYPES: readonly string[] = FORMATS.map((format) => format.mimeType);
+export { ACCEPTED_MIME_TYPES };
+/** Each filename extension docshape knows (".pdf", ".docx", ".eml", ...) and its media type: for the command line. */
+export const MIME_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(FORMATS.flatMap((format) => format.extensions.map((extension) => [extension, format.mimeType])));
+/** A canonical media type of the registry (FORMATS[].mimeType). */
+export type SupportedMimeType = string;
 
 function field(index: number, name: string): string {
   return `contents[${index}].${name}`;
@@ -91,24 +56,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 const MAX_MIME_TYPE_CHARS = 255;
 
-function readMimeType(item: Record<string, unknown>, index: number): SupportedMimeType {
+/** The declared type's format, or 'generic' when it says nothing of the content (the bytes will decide). */
+function readMimeType(item: Record<string, unknown>, index: number): InputFormat | 'generic' {
   const raw = item.mimeType;
-  if (raw === undefined || raw === null || raw === '') throw badRequest(`${field(index, 'mimeType')} is required`);
+  if (raw === undefined || raw === null) throw badRequest(`${field(index, 'mimeType')} is required`);
   if (typeof raw !== 'string') throw badRequest(`${field(index, 'mimeType')} must be a string`);
   const trimmed = raw.trim();
   if (trimmed.length > MAX_MIME_TYPE_CHARS) {
-    throw badRequest(`${field(index, 'mimeType')} of ${trimmed.length} characters is not a media type; use one of ${SUPPORTED_MIME_TYPES.join(', ')}`);
+    throw badRequest(`${field(index, 'mimeType')} of ${trimmed.length} characters is not a media type; use one docshape reads (docs/inputs.md) or application/octet-stream`);
   }
-  const normalised = trimmed.toLowerCase();
-  const supported = (SUPPORTED_MIME_TYPES as readonly string[]).includes(normalised)
-    ? (normalised as SupportedMimeType)
-    : MIME_ALIASES[normalised];
-  if (!supported) {
+  if (GENERIC_MIME_TYPES.includes(trimmed.split(';')[0]!.trim().toLowerCase())) return 'generic';
+  const format = formatOfMimeType(trimmed);
+  if (!format) {
     throw badRequest(
-      `${field(index, 'mimeType')} ${JSON.stringify(raw)} is not supported; use one of ${SUPPORTED_MIME_TYPES.join(', ')}`,
+      `${field(index, 'mimeType')} ${JSON.stringify(raw)} is not supported; use one of ${SUPPORTED_MIME_TYPES.join(', ')} (or application/octet-stream to have the bytes tell)`,
     );
   }
-  return supported;
+  return format;
 }
 
 function readFilename(item: Record<string, unknown>, index: number): string {
@@ -121,18 +85,17 @@ function readFilename(item: Record<string, unknown>, index: number): string {
 const DATA_URL_PREFIX = /^data:([^,]*),/i;
 
 /** Removes an optional `data:<mime>;base64,` prefix, checking that it agrees with mimeType. */
-function stripDataUrlPrefix(data: string, mimeType: SupportedMimeType, index: number): string {
+function stripDataUrlPrefix(data: string, declared: InputFormat | 'generic', index: number): string {
   const match = DATA_URL_PREFIX.exec(data.slice(0, 256).trimStart());
   if (!match) return data;
   const [mediaType = '', ...parameters] = (match[1] ?? '').split(';').map((part) => part.trim());
   if (!parameters.some((parameter) => parameter.toLowerCase() === 'base64')) {
     throw badRequest(`${field(index, 'data')} is a data URL without ";base64"; send the file base64-encoded`);
   }
-  const prefixMime = mediaType.toLowerCase();
-  const prefixType = MIME_ALIASES[prefixMime] ?? prefixMime;
-  if (prefixType !== '' && prefixType !== mimeType) {
+  const prefixFormat = GENERIC_MIME_TYPES.includes(mediaType.toLowerCase()) ? undefined : formatOfMimeType(mediaType);
+  if (declared !== 'generic' && prefixFormat && prefixFormat !== declared) {
     throw badRequest(
-      `${field(index, 'data')} has a data URL prefix declaring ${mediaType} but ${field(index, 'mimeType')} is ${mimeType}`,
+      `${field(index, 'data')} has a data URL prefix declaring ${mediaType} but ${field(index, 'mimeType')} is ${declared.mimeType}`,
     );
   }
   return data.trimStart().slice(match[0].length);
@@ -191,7 +154,7 @@ function jsonText(data: JsonStringBytes): string {
   }
 }
 
-function decodeBase64(data: unknown, mimeType: SupportedMimeType, index: number): Buffer {
+function decodeBase64(data: unknown, mimeType: InputFormat | 'generic', index: number): Buffer {
   const inBody = JsonStringBytes.revive(data);
   const raw = inBody ? jsonText(inBody) : data;
   if (raw === undefined || raw === null) throw badRequest(`${field(index, 'data')} is required`);
@@ -209,31 +172,35 @@ function decodeBase64(data: unknown, mimeType: SupportedMimeType, index: number)
   throw badRequest(`${field(index, 'data')} is not valid base64 (${problem})`);
 }
 
-function checkSignature(bytes: Buffer, mimeType: SupportedMimeType, index: number): void {
-  const declared = FILE_KINDS.find((kind) => kind.mimeType === mimeType);
-  if (declared?.matches(bytes)) return;
-  const actual = detectKind(bytes);
+/** The file's format: the declared one when the bytes agree (else a 400 naming what they are), or what the bytes and filename say. */
+function formatOf(bytes: Buffer, declared: InputFormat | 'generic', filename: string, index: number): InputFormat {
   const mimeField = field(index, 'mimeType');
-  if (actual) throw badRequest(`${field(index, 'data')} is ${actual.label} but ${mimeField} is ${mimeType}`);
-  throw badRequest(
-    `${field(index, 'data')} is not ${declared?.label ?? mimeType} as ${mimeField} says; its first bytes match no known file type`,
-  );
+  if (declared === 'generic') {
+    const detected = detectFormat(bytes, filename);
+    if (detected) return detected;
+    const actual = describeBytes(bytes);
+    throw badRequest(`${field(index, 'data')} is ${actual ?? 'of no type docshape reads'} (${mimeField} says nothing of it); docshape reads ${SUPPORTED_MIME_TYPES.join(', ')}`);
+  }
+  if (declared.matches(bytes)) return declared;
+  const actual = describeBytes(bytes);
+  if (actual) throw badRequest(`${field(index, 'data')} is ${actual} but ${mimeField} is ${declared.mimeType}`);
+  throw badRequest(`${field(index, 'data')} is not ${declared.label} as ${mimeField} says; its first bytes match no known file type`);
 }
 
 /** The file's bytes: a view of bytes sent as they are, or base64 decoded. */
-function fileBytes(data: unknown, mimeType: SupportedMimeType, index: number): Buffer {
+function fileBytes(data: unknown, declared: InputFormat | 'generic', index: number): Buffer {
   // a JsonStringBytes revived after a clone is an object holding a Uint8Array, never a Uint8Array itself
-  if (!(data instanceof Uint8Array)) return decodeBase64(data, mimeType, index);
+  if (!(data instanceof Uint8Array)) return decodeBase64(data, declared, index);
   if (data.byteLength === 0) throw badRequest(`${field(index, 'data')} is empty`);
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function decodeItem(item: unknown, index: number, maxXmlBytes: number): DecodedFile {
   if (!isRecord(item)) throw badRequest(`contents[${index}] must be an object with mimeType and data`);
-  const mimeType = readMimeType(item, index);
+  const declared = readMimeType(item, index);
   const filename = readFilename(item, index);
-  const bytes = fileBytes(item.data, mimeType, index);
-  checkSignature(bytes, mimeType, index);
+  const bytes = fileBytes(item.data, declared, index);
+  const { mimeType } = formatOf(bytes, declared, filename, index);
   // parsing XML grows with its size, and an e-invoice is some kilobytes: its own limit, far below the body's
   if (mimeType === 'application/xml' && bytes.length > maxXmlBytes) {
     throw badRequest(`${field(index, 'data')} is ${megabytes(bytes.length)} MB of XML; the limit is ${megabytes(maxXmlBytes)} MB (MAX_XML_MB)`);

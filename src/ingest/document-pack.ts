@@ -6,19 +6,22 @@
  * copy is paced (`packingDocument`, `unpackingPage`: a step per line; 5,000
  * e-invoice lines took 0.08-0.15 s in one piece).
  */
-import type { Document, DocumentFile, Line, Page, PageView, Word, WordSource } from '../document/document.js';
+import type { Document, DocumentFile, EInvoiceOrigin, Line, Page, PageView, PlacedWords, Word, WordSource } from '../document/document.js';
 import { runSync, type PacedWork } from '../util/paced.js';
+import { buildingOriginLines } from './einvoice/page.js';
 
 export interface PackedPage {
   index: number;
   width: number;
   height: number;
   /**
-   * An e-invoice page's origins (Page.eInvoice) as JSON: an invoice of
-   * thousands of lines has tens of thousands of them, which a structured
+   * An e-invoice page's origin (Page.eInvoice) as JSON: an invoice of
+   * thousands of lines has tens of thousands of values, which a structured
    * clone copies object by object on the event loop (5,000 lines: 0.7 s).
    */
-  eInvoice?: string;
+  eInvoice?: PackedEInvoice;
+  /** Page.places, per line as JSON: unpacked a line a step, as the words are. */
+  places?: string[];
   source: Page['source'];
   shown?: PageView;
   /** Every line's text, then every word's text, back to back; their lengths in `lengths`. */
@@ -36,11 +39,25 @@ export interface PackedPage {
 
 const WORD_SOURCES: readonly WordSource[] = ['text-layer', 'ocr', 'e-invoice'];
 
+/**
+ * Page.eInvoice in pieces, each parsed in a step of its own: the origin with
+ * the invoice's own terms, then each instance of its groups (an invoice line,
+ * a VAT breakdown row). The origins per line of the page are left out and
+ * rebuilt from the values' `shown` (they say the same): the values travel once.
+ */
+export interface PackedEInvoice {
+  head: string;
+  /** Each piece's element paths are written from its own element's ("~/..."): an invoice line's values share their line's path. */
+  groups: Array<[id: string, path: string, json: string]>;
+  /** Whether the page had its origins per line (the rules engine's copy has none). */
+  originLines: boolean;
+}
+
 export interface PackedDocument {
   files: Array<Omit<DocumentFile, 'pages'> & { pages: PackedPage[] }>;
 }
 
-/** `withOrigins: false` leaves out where an e-invoice page's values come from (the rules engine reads only the lines). */
+/** `withOrigins: false` leaves out an e-invoice page's terms and where its values come from (the rules engine reads only the lines). */
 export function packDocument(document: Document, options: { withOrigins?: boolean } = {}): PackedDocument {
   return runSync(packingDocument(document, options));
 }
@@ -56,8 +73,38 @@ export function* packingDocument(document: Document, { withOrigins = true }: { w
   return { files };
 }
 
-function withoutOrigins({ eInvoice, ...page }: Page): Page {
-  return eInvoice ? { ...page, eInvoice: { ...eInvoice, lines: [] } } : page;
+function withoutOrigins({ eInvoice, places: _places, ...page }: Page): Page {
+  return eInvoice ? { ...page, eInvoice: { ...eInvoice, invoice: { ...eInvoice.invoice, terms: {}, groups: {} }, lines: [] } } : page;
+}
+
+/** JSON with every "path" under `prefix` written from it; JSON escapes a quote inside a string, so only keys named "path" match. */
+function shortenPaths(json: string, prefix: string): string {
+  return json.split(`"path":"${prefix}/`).join('"path":"~/').split(`"path":"${prefix}"`).join('"path":"~"');
+}
+
+function restorePaths(json: string, prefix: string): string {
+  return json.split('"path":"~').join(`"path":"${prefix}`);
+}
+
+function* packingEInvoice({ lines, invoice, ...origin }: EInvoiceOrigin): PacedWork<PackedEInvoice> {
+  const groups: PackedEInvoice['groups'] = [];
+  for (const [id, instances] of Object.entries(invoice.groups)) {
+    for (const instance of instances) {
+      yield;
+      groups.push([id, instance.path, shortenPaths(JSON.stringify(instance), instance.path)]);
+    }
+  }
+  return { head: JSON.stringify({ ...origin, invoice: { ...invoice, groups: {} } }), groups, originLines: lines.length > 0 };
+}
+
+function* unpackingEInvoice(packed: PackedEInvoice, lineCount: number): PacedWork<EInvoiceOrigin> {
+  const origin = JSON.parse(packed.head) as EInvoiceOrigin;
+  for (const [id, path, json] of packed.groups) {
+    yield;
+    (origin.invoice.groups[id] ??= []).push(JSON.parse(restorePaths(json, path)) as EInvoiceOrigin['invoice']);
+  }
+  origin.lines = packed.originLines ? yield* buildingOriginLines(origin.invoice, lineCount) : [];
+  return origin;
 }
 
 export function unpackDocument(packed: PackedDocument): Document {
@@ -68,7 +115,7 @@ export function packPage(page: Page): PackedPage {
   return runSync(packingPage(page));
 }
 
-function* packingPage({ lines, eInvoice, ...page }: Page): PacedWork<PackedPage> {
+function* packingPage({ lines, eInvoice, places, ...page }: Page): PacedWork<PackedPage> {
   const words = lines.reduce((count, line) => count + line.words.length, 0);
   const lengths = new Uint32Array(1 + 2 * lines.length + words);
   const boxes = new Float64Array(4 * (lines.length + words));
@@ -103,7 +150,8 @@ function* packingPage({ lines, eInvoice, ...page }: Page): PacedWork<PackedPage>
       w++;
     }
   }
-  return { ...page, ...(eInvoice ? { eInvoice: JSON.stringify(eInvoice) } : {}), texts: texts.join(''), lengths, boxes, confidences, weakest, sources };
+  const packedPlaces = places?.map((line) => JSON.stringify(line));
+  return { ...page, ...(eInvoice ? { eInvoice: yield* packingEInvoice(eInvoice) } : {}), ...(packedPlaces ? { places: packedPlaces } : {}), texts: texts.join(''), lengths, boxes, confidences, weakest, sources };
 }
 
 export function unpackPage(packed: PackedPage): Page {
@@ -111,7 +159,7 @@ export function unpackPage(packed: PackedPage): Page {
 }
 
 /** unpackPage in steps: one per line. */
-export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, sources, eInvoice, ...page }: PackedPage): PacedWork<Page> {
+export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, sources, eInvoice, places: packedPlaces, ...page }: PackedPage): PacedWork<Page> {
   const lineCount = lengths[0]!;
   let at = 0;
   const text = (length: number) => texts.slice(at, (at += length));
@@ -120,8 +168,10 @@ export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, so
   const lines: Line[] = [];
   for (let i = 0; i < lineCount; i++) lines.push({ text: text(lengths[1 + 2 * i]!), bbox: takeBox(), words: [] });
   let w = 0;
+  const places: PlacedWords[][] = [];
   for (const [i, line] of lines.entries()) {
     yield;
+    if (packedPlaces) places.push(JSON.parse(packedPlaces[i] ?? '[]') as PlacedWords[]);
     for (let k = 0; k < lengths[2 + 2 * i]!; k++, w++) {
       const source = WORD_SOURCES[sources[w]!]!;
       const word: Word = { text: text(lengths[1 + 2 * lineCount + w]!), bbox: takeBox(), confidence: confidences[w]!, source };
@@ -129,5 +179,5 @@ export function* unpackingPage({ texts, lengths, boxes, confidences, weakest, so
       line.words.push(word);
     }
   }
-  return { ...page, lines, ...(eInvoice ? { eInvoice: JSON.parse(eInvoice) as Page['eInvoice'] } : {}) };
+  return { ...page, lines, ...(eInvoice ? { eInvoice: yield* unpackingEInvoice(eInvoice, lines.length) } : {}), ...(packedPlaces ? { places } : {}) };
 }

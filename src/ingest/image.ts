@@ -12,6 +12,7 @@ const SHARP_FORMAT_BY_MIME: Record<string, string> = {
   'image/png': 'png',
   'image/webp': 'webp',
   'image/gif': 'gif',
+  'image/tiff': 'tiff',
 };
 
 interface ImageHeader {
@@ -34,13 +35,13 @@ function undecodable(file: DecodedFile, cause: unknown): Error {
 }
 
 /** Reads only the header, so an image that is too large is refused before any pixel is decoded. */
-async function readHeader(file: DecodedFile, limits: ImageLimits): Promise<ImageHeader> {
+async function readHeader(file: DecodedFile, limits: ImageLimits, page?: number): Promise<ImageHeader> {
   const expected = SHARP_FORMAT_BY_MIME[file.mimeType];
   if (!expected) throw new Error(`loadImagePages called with ${file.mimeType}`);
   let metadata: Metadata;
   try {
     // No pixel limit here: the header is all that is read, and the limit is checked below with a clear message.
-    metadata = await sharp(file.bytes, { limitInputPixels: false }).metadata();
+    metadata = await sharp(file.bytes, { limitInputPixels: false, ...(page === undefined ? {} : { page }) }).metadata();
   } catch (error) {
     throw undecodable(file, error);
   }
@@ -52,8 +53,9 @@ async function readHeader(file: DecodedFile, limits: ImageLimits): Promise<Image
   if (width <= 0 || height <= 0) throw undecodable(file, new Error('no dimensions'));
   const pixels = width * height;
   if (pixels > limits.maxPixelsPerImage) {
+    const which = page === undefined ? 'image' : `page ${page + 1} of the image`;
     throw badRequest(
-      `${dataField(file)}: image is ${width} x ${height} = ${pixels} pixels; the limit is ${limits.maxPixelsPerImage} pixels per image (MAX_PIXELS)`,
+      `${dataField(file)}: ${which} is ${width} x ${height} = ${pixels} pixels; the limit is ${limits.maxPixelsPerImage} pixels per image (MAX_PIXELS)`,
     );
   }
   return {
@@ -141,4 +143,34 @@ export async function distinctFrameIndexes(file: DecodedFile, limits: ImageLimit
   const header = await readHeader(file, limits);
   if (header.frames === 1) return [0];
   return (await decodeDistinctFrames(file, header, limits)).map((frame) => frame.index);
+}
+
+/**
+ * A TIFF's pages, each decoded when it is OCRed (`load`), so that a scan of
+ * 100 pages is never in memory at once. Pages may differ in size, so each
+ * is read on its own (sharp `{page}`): its header first, against MAX_PIXELS,
+ * then its pixels at its own resolution (a fax's 204 or 200 DPI, a scan's
+ * 300). The page count is checked against `maxPages` before any page is
+ * read: a header claiming 10,000 pages costs only the count (libtiff walks
+ * the directory chain). libvips' libtiff reads CCITT G3/G4, LZW, Deflate,
+ * JPEG and PackBits, 1-bit to RGB.
+ */
+export async function tiffPages(file: DecodedFile, limits: ImageLimits, maxPages: number): Promise<Array<{ index: number; load: () => Promise<GreyRaster> }>> {
+  const first = await readHeader(file, limits, 0);
+  if (first.frames > maxPages) {
+    throw badRequest(`${dataField(file)}: TIFF has ${first.frames} pages, more than the ${maxPages} left of the per-request page limit (MAX_PAGES)`);
+  }
+  return Array.from({ length: first.frames }, (_, index) => ({
+    index,
+    load: async () => {
+      const header = index === 0 ? first : await readHeader(file, limits, index);
+      const quarterTurn = header.orientation >= 5 && header.orientation <= 8;
+      const size = quarterTurn ? ocrSize(header.height, header.width) : ocrSize(header.width, header.height);
+      const upright = sharp(file.bytes, { page: index, limitInputPixels: limits.maxPixelsPerImage, failOn: 'error' }).rotate();
+      // as loadImagePages: resized in the same pass only when upright (libvips would resize before it turns)
+      if (size.scale !== 1 && header.orientation !== 1) return prepareForOcr(await decodeGrey(file, upright), header.density);
+      const frame = await decodeGrey(file, size.scale === 1 ? upright : resizeForOcr(upright, size));
+      return { ...frame, dpi: dpiFor(header.density, size.scale) };
+    },
+  }));
 }

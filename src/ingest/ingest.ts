@@ -1,9 +1,11 @@
-import { DEFAULT_MAX_XML_MB, type EInvoiceSetting, type Limits } from '../config.js';
-import { badRequest } from '../errors.js';
+import { DEFAULT_MAX_EMAIL_DEPTH, DEFAULT_MAX_EMAIL_PARTS, DEFAULT_MAX_INFLATE_MB, DEFAULT_MAX_XML_MB, type EInvoiceSetting, type Limits } from '../config.js';
+import { AppError, badRequest, isAppError } from '../errors.js';
 import { mapConcurrent } from '../util/map-concurrent.js';
 import type { DecodedFile } from './decode.js';
-import type { Document, DocumentFile, Line, Page, Word } from '../document/document.js';
-import { loadImagePages } from './image.js';
+import type { Document, DocumentFile, Line, Page, PagePart, Word } from '../document/document.js';
+import type { FormatReader } from './formats-thread.js';
+import { detectFormat, formatOfMimeType, type InputFormat } from './formats/registry.js';
+import { loadImagePages, tiffPages } from './image.js';
 import { groupWordsIntoLines } from './lines.js';
 import { repairConfusables } from './ocr/confusables.js';
 import type { OcrEngine } from './ocr-choice.js';
@@ -14,7 +16,10 @@ import type { GreyRaster } from '../document/raster.js';
 export interface IngestDeps {
   pdf: PdfProcessor;
   ocr: OcrEngine;
-  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxWordsPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'> & Partial<Pick<Limits, 'maxXmlBytes'>>;
+  /** Reads the files without printed pages (Office, CSV, HTML, text, e-mail, other XML, JSON) on its threads; needed only for those. */
+  formats?: FormatReader;
+  limits: Pick<Limits, 'maxPagesPerRequest' | 'maxWordsPerRequest' | 'maxPixelsPerImage' | 'maxGifFrames'> &
+    Partial<Pick<Limits, 'maxXmlBytes' | 'maxInflateBytes' | 'maxEmailParts' | 'maxEmailDepth'>>;
   /** Pages rasterised and OCRed at once per request; bounds memory (one A4 raster is ~9 MB). */
   ocrConcurrency: number;
 }
@@ -49,7 +54,7 @@ export interface IngestResult {
 /** Work that one page still needs: either it already has words, or it must be rasterised and OCRed. */
 type PendingPage =
   | { kind: 'ready'; page: Page }
-  | { kind: 'raster'; index: number; load: () => Promise<GreyRaster> };
+  | { kind: 'raster'; index: number; load: () => Promise<GreyRaster>; part?: PagePart };
 
 function pageFromWords(index: number, width: number, height: number, words: Word[], source: Page['source']): Page {
   const lines = groupWordsIntoLines(words);
@@ -103,16 +108,79 @@ async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: Page
   }), ...eInvoice];
 }
 
-/** An e-invoice sent as XML: its one page, read on a worker thread. */
-async function pendingXmlPages(file: DecodedFile, deps: IngestDeps, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions): Promise<PendingPage[]> {
-  if (options.eInvoice === 'ignore') {
-    throw badRequest(`contents[${file.index}] is an XML e-invoice, which has no visible page to read with options.eInvoice "ignore"; send its PDF or use "auto"`);
+/**
+ * An XML file: with options.eInvoice "auto", an e-invoice (CII or UBL) is its
+ * page of business terms (read on a pdf.js thread); XML that is no e-invoice,
+ * or any XML with "ignore", is read as plain XML, a line per value with its
+ * element path (formats/structured.ts).
+ */
+async function pendingXmlPages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions): Promise<PendingPage[]> {
+  if (options.eInvoice === 'auto') {
+    const started = performance.now();
+    const page = await deps.pdf.readEInvoiceXmlOrOther(file, signal);
+    stats.decodeMs += performance.now() - started;
+    if (page) {
+      words.take(page.lines, file);
+      return [{ kind: 'ready', page }];
+    }
   }
+  return pendingFormatPages(file, deps, budget, words, signal, stats, options, 0);
+}
+
+/** What one request may still open of e-mails: attachments across every nested message (MAX_EMAIL_PARTS). */
+interface EmailCount {
+  parts: number;
+}
+
+/**
+ * A file the formats threads read (ingest/formats/): its pages, and for an
+ * e-mail, after its message page, the pages of each attachment read by its
+ * own type, as pages of the e-mail's file (Page.part.attachment names it).
+ */
+async function pendingFormatPages(file: DecodedFile & { attachmentPath?: string }, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions, depth: number, emails: EmailCount = { parts: 0 }, label?: string): Promise<PendingPage[]> {
+  if (!deps.formats) throw new AppError('internal', `${file.mimeType} files cannot be read here: no formats reader was started`);
   const started = performance.now();
-  const page = await deps.pdf.readEInvoiceXml(file, signal);
+  const limits = {
+    maxWords: Math.max(0, words.remaining()),
+    maxInflateBytes: deps.limits.maxInflateBytes ?? DEFAULT_MAX_INFLATE_MB * 1024 ** 2,
+    email: { maxParts: deps.limits.maxEmailParts ?? DEFAULT_MAX_EMAIL_PARTS, maxDepth: deps.limits.maxEmailDepth ?? DEFAULT_MAX_EMAIL_DEPTH },
+  };
+  const reading = await deps.formats.read(file, limits, signal, label);
   stats.decodeMs += performance.now() - started;
-  words.take(page.lines, file);
-  return [{ kind: 'ready', page }];
+  budget.take(reading.pages.length, file);
+  for (const page of reading.pages) words.take(page.lines, file);
+  const pending: PendingPage[] = reading.pages.map((page) => ({ kind: 'ready', page }));
+  if (reading.attachments.length === 0) return pending;
+  emails.parts += reading.attachments.length;
+  if (emails.parts > limits.email.maxParts) throw badRequest(`contents[${file.index}] holds more than ${limits.email.maxParts} e-mail attachments; the limit is MAX_EMAIL_PARTS`);
+  if (depth + 1 > limits.email.maxDepth) throw badRequest(`contents[${file.index}] nests e-mails more than ${limits.email.maxDepth} deep; the limit is MAX_EMAIL_DEPTH`);
+  for (const attachment of reading.attachments) {
+    const format = attachmentFormat(attachment);
+    // a calendar invite, a signature, a vCard: named on the message page, not read
+    if (!format) continue;
+    const path = file.attachmentPath ? `${file.attachmentPath}/${attachment.filename}` : attachment.filename;
+    const inner: DecodedFile & { attachmentPath: string } = { index: file.index, filename: attachment.filename, mimeType: format.mimeType, bytes: Buffer.from(attachment.bytes.buffer, attachment.bytes.byteOffset, attachment.bytes.byteLength), attachmentPath: path };
+    const pages = await pendingFilePages(inner, deps, budget, words, signal, stats, options, depth + 1, emails);
+    pending.push(...pages.map((page) => inAttachment(page, path)));
+  }
+  // an e-mail's pages are numbered through, message first, then each attachment's
+  return pending.map((page, index) => (page.kind === 'ready' ? { ...page, page: { ...page.page, index } } : { ...page, index }));
+}
+
+/** The attachment's type: what its bytes say where the type it is sent as is generic or wrong, then its name. */
+function attachmentFormat(attachment: { filename: string; mimeType: string; bytes: Uint8Array }): InputFormat | undefined {
+  const declared = formatOfMimeType(attachment.mimeType);
+  if (declared?.matches(attachment.bytes)) return declared;
+  return detectFormat(attachment.bytes, attachment.filename);
+}
+
+/** A page of an attachment as a page of the e-mail: the attachment's name, and the page it is within it. */
+function inAttachment(pending: PendingPage, path: string): PendingPage {
+  if (pending.kind === 'raster') return { ...pending, part: { ...pending.part, attachment: pending.part?.attachment ? pending.part.attachment : path, attachmentPage: pending.part?.attachmentPage ?? pending.index } };
+  const page = pending.page;
+  // a nested e-mail's pages already name their attachment path
+  if (page.part?.attachment) return pending;
+  return { kind: 'ready', page: { ...page, part: { ...page.part, attachment: path, attachmentPage: page.index } } };
 }
 
 /**
@@ -133,11 +201,44 @@ class WordBudget {
 }
 
 async function pendingImagePages(file: DecodedFile, deps: IngestDeps, budget: PageBudget, stats: IngestStats): Promise<PendingPage[]> {
+  if (file.mimeType === 'image/tiff') {
+    // page by page: decoded when OCR reads it
+    const started = performance.now();
+    const pages = await tiffPages(file, deps.limits, Math.max(1, budget.remaining()));
+    stats.decodeMs += performance.now() - started;
+    budget.take(pages.length, file);
+    return pages.map((page): PendingPage => ({ kind: 'raster', index: page.index, load: page.load }));
+  }
   const started = performance.now();
   const rasters = await loadImagePages(file, deps.limits);
   stats.decodeMs += performance.now() - started;
   budget.take(rasters.length, file);
   return rasters.map((raster, index): PendingPage => ({ kind: 'raster', index, load: async () => raster }));
+}
+
+/** A file's pages by the reader of its type (ingest/formats/registry.ts); an attachment's 400 names it. */
+async function pendingFilePages(file: DecodedFile & { attachmentPath?: string }, deps: IngestDeps, budget: PageBudget, words: WordBudget, signal: AbortSignal, stats: IngestStats, options: IngestOptions, depth = 0, emails: EmailCount = { parts: 0 }): Promise<PendingPage[]> {
+  const reader = formatOfMimeType(file.mimeType)?.reader;
+  try {
+    switch (reader) {
+      case 'pdf':
+        return await pendingPdfPages(file, deps, budget, words, signal, stats, options);
+      case 'xml':
+        return await pendingXmlPages(file, deps, budget, words, signal, stats, options);
+      case 'image':
+        return await pendingImagePages(file, deps, budget, stats);
+      case 'formats':
+        return await pendingFormatPages(file, deps, budget, words, signal, stats, options, depth, emails, file.attachmentPath ? `contents[${file.index}] attachment ${JSON.stringify(file.attachmentPath)}` : undefined);
+      default:
+        throw new AppError('internal', `no reader for ${file.mimeType}`);
+    }
+  } catch (error) {
+    // the 400 of a file inside an e-mail says which attachment it is about
+    if (file.attachmentPath && isAppError(error) && error.status === 400 && !error.message.includes('attachment')) {
+      throw badRequest(`${error.message} (in the e-mail's attachment ${JSON.stringify(file.attachmentPath)})`);
+    }
+    throw error;
+  }
 }
 
 async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: IngestDeps, signal: AbortSignal, stats: IngestStats): Promise<Page> {
@@ -154,7 +255,7 @@ async function ocrPage(pending: Extract<PendingPage, { kind: 'raster' }>, deps: 
     const repaired = line.words.map((word, i) => ({ ...word, text: repairConfusables(word.text, line.words[i - 1]?.text) }));
     return { ...line, words: repaired, text: repaired.map((word) => word.text).join(' ') };
   });
-  const repairedPage: Page = { ...page, lines, ...(page.source === 'ocr' ? { ocrEngine: deps.ocr.name } : {}) };
+  const repairedPage: Page = { ...page, lines, ...(page.source === 'ocr' ? { ocrEngine: deps.ocr.name } : {}), ...(pending.part ? { part: pending.part } : {}) };
   return isIdentity(toInput) ? repairedPage : { ...repairedPage, shown: { width: raster.width, height: raster.height, transform: toInput } };
 }
 
@@ -174,13 +275,7 @@ export async function ingestFiles(files: DecodedFile[], deps: IngestDeps, signal
   const pendingByFile: PendingPage[][] = [];
   for (const file of files) {
     signal.throwIfAborted();
-    pendingByFile.push(
-      file.mimeType === 'application/pdf'
-        ? await pendingPdfPages(file, deps, budget, words, signal, stats, options)
-        : file.mimeType === 'application/xml'
-          ? await pendingXmlPages(file, deps, words, signal, stats, options)
-          : await pendingImagePages(file, deps, budget, stats),
-    );
+    pendingByFile.push(await pendingFilePages(file, deps, budget, words, signal, stats, options));
   }
 
   const ocrJobs = pendingByFile.flat().filter((p): p is Extract<PendingPage, { kind: 'raster' }> => p.kind === 'raster');

@@ -33,12 +33,25 @@ export interface LayoutText {
   words: PlacedWord[];
 }
 
-/** "--- file 1 (a.pdf), page 2 ---"; an e-invoice page says what it is: the XML's values, which are exact. */
-export function pageMarker(fileIndex: number, filename: string, page: Pick<Page, 'index' | 'source' | 'eInvoice'>): string {
+/**
+ * "--- file 1 (a.pdf), page 2 ---", and what part of its file a page is ("(sheet \"Invoice\")", "(attachment
+ * invoice.pdf, page 1)"); an e-invoice page says what it is: the XML's values, which are exact.
+ */
+export function pageMarker(fileIndex: number, filename: string, page: Pick<Page, 'index' | 'source' | 'eInvoice' | 'part'>): string {
   const file = `file ${fileIndex + 1} (${filename})`;
-  if (page.source !== 'e-invoice') return `--- ${file}, page ${page.index + 1} ---`;
+  if (page.source !== 'e-invoice') return `--- ${file}, page ${page.index + 1}${partText(page.part)} ---`;
   const from = page.eInvoice?.attachment ? `the e-invoice XML it carries (${page.eInvoice.attachment}, ${page.eInvoice.standard})` : `its e-invoice XML (${page.eInvoice?.standard ?? 'CII or UBL'})`;
   return `--- ${file}, e-invoice: the values of ${from}, exact; where a printed page shows another value, this one is right ---`;
+}
+
+function partText(part: Page['part']): string {
+  if (!part) return '';
+  const parts = [
+    ...(part.attachment === undefined ? [] : [`attachment ${part.attachment}${part.attachmentPage === undefined ? '' : `, page ${part.attachmentPage + 1}`}`]),
+    ...(part.sheet === undefined ? [] : [`sheet ${JSON.stringify(part.sheet)}`]),
+    ...(part.slide === undefined ? [] : [`slide ${part.slide}`]),
+  ];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** A file's pages in the order the engines read them: its e-invoice first (the exact values), then the printed pages. */

@@ -9,7 +9,8 @@
 // first: it keeps the thread's builtins before pdf.js's core-js replaces them (pdfjs-builtins.ts)
 import { restoreNativeBuiltins } from './pdfjs-builtins.js';
 import { BroadcastChannel } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
+import { workerData } from 'piscina';
+import { transferred } from './transferred.js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
@@ -191,25 +192,6 @@ function failureFrom(error: unknown): PdfFailure {
   // pdf.js says only "Invalid PDF structure" when it finds no usable document catalog, typically a cut-off upload.
   if (name === 'InvalidPDFException') return { kind: 'unreadable', reason: 'invalid PDF structure; the file may be truncated or damaged' };
   return { kind: 'unreadable', reason: shortReason(error) };
-}
-
-/** Hands typed-array results to the main thread without copying them. */
-class Transferred<T extends object> {
-  constructor(
-    private readonly value: T,
-    private readonly buffers: ArrayBufferLike[],
-  ) {}
-  get [transferableSymbol](): ArrayBufferLike[] {
-    return this.buffers;
-  }
-  get [valueSymbol](): T {
-    return this.value;
-  }
-}
-
-function transferred<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
-  // Piscina unwraps the marker on its side of the thread boundary; the main thread receives `value`.
-  return move(new Transferred(value, buffers)) as unknown as T;
 }
 
 type TaskOutcome = PdfOutcome<PackedInspection> | PdfOutcome<GreyRaster> | PdfOutcome<PackedEInvoice>;

@@ -189,8 +189,17 @@ export class PdfProcessor {
 
   /** An e-invoice XML file (CII or UBL) as its one page; a 400 for XML that is broken, hostile (a DTD) or no e-invoice. */
   async readEInvoiceXml(file: DecodedFile, signal?: AbortSignal): Promise<Page> {
-    const packed = await this.run<PackedEInvoice>(file, { kind: 'e-invoice-xml', bytes: new Uint8Array(file.bytes) }, signal);
-    return runPaced(unpackingPage(packed.page), new Pacer(signal));
+    return this.run<PackedEInvoice>(file, { kind: 'e-invoice-xml', bytes: new Uint8Array(file.bytes) }, signal).then((packed) => runPaced(unpackingPage(packed.page), new Pacer(signal)));
+  }
+
+  /** readEInvoiceXml, but undefined for well-formed XML that is no e-invoice (the caller reads it as plain XML). */
+  async readEInvoiceXmlOrOther(file: DecodedFile, signal?: AbortSignal): Promise<Page | undefined> {
+    const outcome = await this.outcomeOf<PackedEInvoice>(file, { kind: 'e-invoice-xml', bytes: new Uint8Array(file.bytes) }, signal);
+    if (!outcome.ok) {
+      if (outcome.failure.kind === 'not_an_e_invoice') return undefined;
+      throw errorFromFailure(outcome.failure, file);
+    }
+    return runPaced(unpackingPage(outcome.value.page), new Pacer(signal));
   }
 
   /** One page as 8-bit grey at renderDpi, or lower if that would exceed maxPixelsPerPage. */
@@ -212,6 +221,12 @@ export class PdfProcessor {
   }
 
   private async run<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<T> {
+    const outcome = await this.outcomeOf<T>(file, task, signal);
+    if (!outcome.ok) throw errorFromFailure(outcome.failure, file);
+    return outcome.value;
+  }
+
+  private async outcomeOf<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<PdfOutcome<T>> {
     const limit = deadline(this.options.taskTimeoutMs, signal ? [signal] : []);
     let outcome: PdfOutcome<T>;
     this.inFlight++;
@@ -230,7 +245,6 @@ export class PdfProcessor {
       limit.clear();
       this.inFlight--;
     }
-    if (!outcome.ok) throw errorFromFailure(outcome.failure, file);
-    return outcome.value;
+    return outcome;
   }
 }

@@ -266,12 +266,12 @@ describe('docshape extract (the command line)', function () {
     });
 
     it('records a file of a type the service does not read, and goes on', async () => {
-      writeFileSync(join(dir, 'notes.txt'), 'not a document');
-      const result = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', TEST_API_KEY, 'notes.txt', 'docs/receipt.png'], dir);
+      writeFileSync(join(dir, 'notes.doc'), 'not a document');
+      const result = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', TEST_API_KEY, 'notes.doc', 'docs/receipt.png'], dir);
       expect(result.code, result.stderr).to.equal(1);
       const [receipt, notes] = jsonLines(result.stdout);
-      expect(notes).to.include({ file: 'notes.txt', status: 'error' });
-      expect(notes?.error).to.match(/^unsupported file type "\.txt": use \.pdf, \.png/);
+      expect(notes).to.include({ file: 'notes.doc', status: 'error' });
+      expect(notes?.error).to.match(/^unsupported file type "\.doc": use \.jpg, \.jpeg, \.png/);
       expect(receipt?.result?.total).to.equal(6.25);
     });
 

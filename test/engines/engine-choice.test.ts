@@ -8,6 +8,7 @@ import { ConfigError } from '../../src/config.js';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { ExplainedEngine } from '../../src/engines/explained-engine.js';
 import { RulesEngine } from '../../src/engines/rules/index.js';
+import { EInvoiceTermsEngine } from '../../src/engines/e-invoice-terms.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
 import { extractInWindows } from '../../src/engines/llm/windowed.js';
 import { splitIntoWindows } from '../../src/engines/llm/windows.js';
@@ -106,7 +107,9 @@ describe('engine choice (EXTRACTOR)', function () {
     expect(model.crossCheck).to.be.instanceOf(ThreadedRulesEngine);
     await model.crossCheck?.close();
     const rules = await createEngine(testConfig({ EXTRACTOR: 'rules' }), silentLogger());
-    expect(rules.engine).to.be.instanceOf(ThreadedRulesEngine);
+    // every engine reads an e-invoice's terms from its XML first (e-invoice-terms.ts), the rules engine on its threads for the rest
+    expect(rules.engine).to.be.instanceOf(EInvoiceTermsEngine);
+    expect(rules.engine.name).to.equal('rules');
     expect(rules.crossCheck).to.equal(undefined);
     await rules.engine.close();
   });

@@ -90,7 +90,7 @@ describe('POST /v1/', function () {
       ['empty contents', { schema: invoiceSchema, contents: [] }, /^contents must not be empty/],
       ['a missing mimeType', { schema: invoiceSchema, contents: [{ data: 'AAAA' }] }, /^contents\[0\]\.mimeType is required/],
       ['missing data', { schema: invoiceSchema, contents: [{ mimeType: 'image/png' }, { mimeType: 'image/png' }] }, /contents\[0\]\.data is required/],
-      ['an unsupported mimeType', { schema: invoiceSchema, contents: [{ mimeType: 'text/plain', data: 'aGVsbG8=' }] }, /contents\[0\]\.mimeType/],
+      ['an unsupported mimeType', { schema: invoiceSchema, contents: [{ mimeType: 'application/msword', data: 'aGVsbG8=' }] }, /contents\[0\]\.mimeType/],
       ['bad base64', { schema: invoiceSchema, contents: [{ mimeType: 'image/png', data: 'not base64!!' }] }, /contents\[0\]\.data is not valid base64/],
       ['a schema with a non-object root', { schema: { type: 'array' }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],
       ['a schema that does not compile', { schema: { type: 'object', properties: { a: { type: 'nonsense' } } }, contents: [{ mimeType: 'image/png', data: 'AAAA' }] }, /^schema/],

@@ -4,6 +4,7 @@
  * clock), so they are found by what they name: the same day, the same time
  * of day, printed in any form.
  */
+import { meaningOf } from '../../meaning/meaning.js';
 import { findDates, findDateSpans, findTimes, type DateParts, type TimeParts } from '../../extract/dates.js';
 import type { ValueSource } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
@@ -11,10 +12,13 @@ import type { LayoutText } from '../../ingest/layout.js';
 import type { GroundingIndex } from './grounding-index.js';
 
 /** A field whose value the model may rewrite into another date form, so its text need not appear verbatim. */
-export function looksLikeDateField(view: SchemaView, name: string): boolean {
-  if (/date|time|day|year|month|period/i.test(name)) return true;
+export function looksLikeDateField(view: SchemaView, name: string, path: readonly string[] = [], inItems = false): boolean {
   if (view.format === 'date' || view.format === 'date-time' || view.format === 'time') return true;
-  return /\b(date|dated|day|time|period|year|month)\b|YYYY|DD\/|MM\//i.test(view.description);
+  // the name and description in any language the tables know ("Rechnungsdatum", "fecha", "inv_dt")
+  const meaning = meaningOf({ name, description: view.description, types: view.types, format: view.format, enumValues: view.enumValues, examples: view.examples, path, inItems });
+  if (meaning.kind === 'date' || meaning.kind === 'datetime' || meaning.kind === 'time' || meaning.date !== undefined) return true;
+  if (/date|time|day|year|month|period/i.test(meaning.nameWords.join(' '))) return true;
+  return /\b(date|dated|day|time|period|year|month)\b|YYYY|DD\/|MM\//i.test(meaning.description);
 }
 
 /** A value that is a date and nothing else ("14 March 2024", "2024-03-14"). */

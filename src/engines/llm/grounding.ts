@@ -176,15 +176,17 @@ function nearestPlace(places: Array<[number, number]>, offset: number): [number,
 export function checkGrounding(value: unknown, schema: JsonSchema, text: DocumentText, replace: boolean): GroundingResult {
   const ungrounded: string[] = [];
   const provenance: Provenance = new Map();
-  const walk = (current: unknown, node: unknown, path: string, name = ''): unknown => {
+  // names: the enclosing properties' (whose value it is); inItems: a value of a list's item
+  const walk = (current: unknown, node: unknown, path: string, name = '', names: readonly string[] = [], inItems = false): unknown => {
     const view = viewSchema(node, schema);
-    if (Array.isArray(current)) return current.map((item, index) => walk(item, view.items ?? true, childPointer(path, index), name));
+    if (Array.isArray(current)) return current.map((item, index) => walk(item, view.items ?? true, childPointer(path, index), name, names, true));
     if (isSchemaObject(current)) {
       const copy: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(current)) setOwn(copy, key, walk(child, view.properties[key] ?? true, childPointer(path, key), key));
+      const enclosing = name ? [...names, name] : names;
+      for (const [key, child] of Object.entries(current)) setOwn(copy, key, walk(child, view.properties[key] ?? true, childPointer(path, key), key, enclosing, inItems));
       return copy;
     }
-    const dateField = looksLikeDateField(view, name);
+    const dateField = looksLikeDateField(view, name, names, inItems);
     const found =
       typeof current === 'string'
         ? (text.findText(current) ?? (dateField ? (text.findDate(current) ?? text.findTime(current)) : undefined))

@@ -14,6 +14,9 @@
  */
 import type { ChatMessage } from './backends/chat-backend.js';
 import type { JsonSchema } from '../../extract/schema.js';
+import type { PropertyMeaning } from '../../meaning/meaning.js';
+import { schemaMeanings } from '../../meaning/schema-meanings.js';
+import { splitName } from '../../meaning/words.js';
 
 export const SYSTEM_PROMPT = [
   'You extract data from documents into JSON.',
@@ -64,13 +67,58 @@ export function fenceDocument(text: string): string {
 
 export function buildMessages(input: PromptInput): ChatMessage[] {
   const part = input.part ? `This is one part of a longer document (${input.part}); use null for values this part does not contain.\n\n` : '';
+  const notes = fieldNotes(input.schema);
+  const noted = notes.length > 0 ? `What the shorter or foreign property names ask for:\n${notes.join('\n')}\n\n` : '';
   const user =
-    `Fill this JSON Schema from the document below.\n\nSchema:\n${JSON.stringify(input.schema)}\n\n${part}` +
+    `Fill this JSON Schema from the document below.\n\nSchema:\n${JSON.stringify(input.schema)}\n\n${noted}${part}` +
     `${fenceDocument(input.documentText)}\n\nAnswer with the JSON object only.`;
   return [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: user },
   ];
+}
+
+/** Notes a prompt carries at most: a schema's unclear names are a few; a huge schema gets no wall of notes. */
+const MAX_NOTES = 40;
+
+const KIND_NOTES: Partial<Record<PropertyMeaning['kind'], string>> = {
+  identifier: 'an identifier, copied exactly as printed',
+  amount: 'an amount',
+  quantity: 'a quantity',
+  rate: 'a percentage',
+  date: 'a date',
+  'party-name': 'a name, without its address',
+  currency: 'the currency',
+  iban: 'an IBAN, as printed',
+};
+
+/**
+ * One line per property whose name alone may not say what it asks for, as
+ * the meaning layer read it (meaning/): a short or foreign name
+ * ("inv_no", "Rechnungsdatum"), a property without a description. A model
+ * that reads "seller_vat_id" as a VAT amount, or "lines_total" as the grand
+ * total, gets the line that says otherwise.
+ */
+export function fieldNotes(schema: JsonSchema): string[] {
+  const notes: string[] = [];
+  for (const property of schemaMeanings(schema)) {
+    const { meaning } = property;
+    if (!meaning.facet || notes.length >= MAX_NOTES) continue;
+    const plain = meaning.language === 'en' && splitName(property.name).join(' ') === meaning.nameWords.join(' ');
+    // a plain English name needs a note only where its facet is easily taken for a neighbour's ("seller_vat_id" for a VAT amount)
+    if (plain && (property.view.description.trim() !== '' || !meaning.facet.note)) continue;
+    notes.push(`- ${property.pointer.slice(1).replace(/\/\*\//g, '[].').replace(/\//g, '.')}: ${gloss(meaning)}`);
+  }
+  return notes;
+}
+
+function gloss(meaning: PropertyMeaning): string {
+  const facet = meaning.facet!;
+  const whose = meaning.party && (facet.ofParty || facet.party) ? `the ${meaning.party.replace('-', ' ')}'s ` : '';
+  const what = facet.id === 'party-name' ? 'name' : facet.words;
+  const line = meaning.level === 'line' ? ' of each line' : '';
+  const details = [facet.note, KIND_NOTES[meaning.kind]].filter(Boolean).join('; ');
+  return `${whose}${what}${line}${details ? ` (${details})` : ''}`.replace(/\bvat\b/g, 'VAT');
 }
 
 function problemList(problems: string[], limit: number): string {

@@ -21,6 +21,7 @@ import { extractTable } from './core/tables.js';
 import { anchoredReading, extractScalar, labelledValues, present, type FieldContext } from './fields.js';
 import { partiesInProse } from './prose/prose-fields.js';
 import { dropImpossibleTax } from './receipts/consistency.js';
+import { reconcileTotals, sumRole, type ReconciledField } from './receipts/reconcile.js';
 import { findBusinessName } from './receipts/header.js';
 import { repairLegalForm } from './receipts/company.js';
 
@@ -69,40 +70,59 @@ export async function extractObject(view: SchemaView, lines: readonly RuleLine[]
   // Top level yields to the event loop between properties: a long document must not stall other requests.
   const yieldBetween = () => new Promise<void>((resolve) => setImmediate(resolve));
   const filled: FilledObject = { value: {}, provenance: new Map() };
-  const hints = new Map<string, FieldHints>();
+  const fields = new Map<string, FieldRead>();
   for (const name of Object.keys(view.properties)) {
     await yieldBetween();
-    extractOneProperty(name, view, scope, context, filled, hints);
+    extractOneProperty(name, view, scope, context, filled, fields);
   }
-  return checkedTogether(filled, hints);
+  return checkedTogether(filled, fields, scope, context);
 }
 
 function extractProperties(view: SchemaView, scope: Scope, context: ExtractionContext): FilledObject {
   const filled: FilledObject = { value: {}, provenance: new Map() };
-  const hints = new Map<string, FieldHints>();
-  for (const name of Object.keys(view.properties)) extractOneProperty(name, view, scope, context, filled, hints);
-  return checkedTogether(filled, hints);
+  const fields = new Map<string, FieldRead>();
+  for (const name of Object.keys(view.properties)) extractOneProperty(name, view, scope, context, filled, fields);
+  return checkedTogether(filled, fields, scope, context);
 }
 
-/** Sibling values that cannot all be right are given up, and their provenance with them. */
-function checkedTogether(filled: FilledObject, hints: ReadonlyMap<string, FieldHints>): FilledObject {
-  dropImpossibleTax(filled.value, hints);
+/** A property as it was read: its schema and its hints. */
+interface FieldRead {
+  view: SchemaView;
+  hints: FieldHints;
+}
+
+/**
+ * Sibling values read together: totals that break net + VAT = gross take the
+ * other printed reading that makes the sum (reconcile.ts); values that cannot
+ * all be right are given up, and their provenance with them.
+ */
+function checkedTogether(filled: FilledObject, fields: ReadonlyMap<string, FieldRead>, scope: Scope, context: ExtractionContext): FilledObject {
+  const fieldContext: FieldContext = { lines: scope.lines, dayFirst: context.dayFirst, inBlock: scope.inBlock, languages: context.languages };
+  const amounts: ReconciledField[] = [];
+  for (const [name, { view, hints }] of fields) {
+    if (!sumRole(hints) || view.types.includes('object') || view.types.includes('array')) continue;
+    const kind = kindFor(view, hints);
+    if (kind !== 'amount') continue;
+    amounts.push({ name, view, hints, candidates: labelledValues(kind, hints, fieldContext), present: (candidate) => anchoredReading(candidate, present(candidate.found, kind, view, hints)) });
+  }
+  reconcileTotals(filled.value, filled.provenance, amounts, scope.lines);
+  dropImpossibleTax(filled.value, new Map([...fields].map(([name, field]) => [name, field.hints])));
   return { value: filled.value, provenance: keepPresent(filled.provenance, filled.value) };
 }
 
-function extractOneProperty(name: string, view: SchemaView, scope: Scope, context: ExtractionContext, filled: FilledObject, hints: Map<string, FieldHints>): void {
+function extractOneProperty(name: string, view: SchemaView, scope: Scope, context: ExtractionContext, filled: FilledObject, fields: Map<string, FieldRead>): void {
   context.signal.throwIfAborted();
   const schema = view.properties[name];
   const propertyView = viewSchema(schema, context.root);
   const fieldHints = scopedHints(name, propertyView, scope, context.languages);
-  hints.set(name, fieldHints);
+  fields.set(name, { view: propertyView, hints: fieldHints });
   const property = extractProperty(schema, propertyView, fieldHints, scope, context);
   setOwn(filled.value, name, property.value);
   for (const [pointer, source] of underPointer(property.provenance, childPointer('', name))) filled.provenance.set(pointer, source);
 }
 
 function scopedHints(name: string, view: SchemaView, scope: Scope, languages: ReadingLanguages): FieldHints {
-  const hints = hintsFor(name, view.description, scope.parentWords, languages);
+  const hints = hintsFor(name, view, scope.parentWords, languages);
   const issuerName = scope.issuer && (hints.concepts.has('name') || hints.concepts.has('business'));
   if (!scope.qualifiedOnly && !issuerName) return hints;
   const qualified = hints.labels.filter((label) => scope.parentWords.every((word) => label.words.includes(word)));

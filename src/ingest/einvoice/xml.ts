@@ -23,6 +23,11 @@ export interface XmlElement {
   /** The element's own text (not its children's), trimmed; cut at MAX_TEXT_CHARS. */
   text: string;
   parent?: XmlElement;
+  /** Memo of pathOf: the element's step ("ram:ID", "ram:Note[2]") and its whole path, set when first asked for. */
+  step?: string;
+  path?: string;
+  /** Memo of childrenNamed (paths.ts) for a parent of many children: its children by local name. */
+  byName?: Map<string, XmlElement[]>;
 }
 
 /** Why bytes are no usable XML: a message for the caller (400) or the log. */
@@ -37,8 +42,12 @@ export class XmlProblem extends Error {
 const MAX_DEPTH = 64;
 /** Elements of one document: an invoice of 10,000 lines has some 300,000. */
 const MAX_ELEMENTS = 1_000_000;
-/** Text kept per element; values are short, and an embedded attachment's base64 is of no use here. */
-const MAX_TEXT_CHARS = 4096;
+/**
+ * Text kept per element: far more than any business term's value (a note of
+ * a few pages), far less than an embedded attachment's base64, which is of
+ * no use here; so a value is read whole, as written.
+ */
+const MAX_TEXT_CHARS = 65_536;
 /** Characters handed to the parser at a time. */
 const CHUNK_CHARS = 1 << 16;
 
@@ -115,51 +124,26 @@ function shortMessage(error: unknown): string {
   return `it is not well-formed XML (${first.length > 160 ? `${first.slice(0, 157)}...` : first})`;
 }
 
-/** Child elements by local name (namespaces differ between syntax versions; local names say enough here). */
-export function child(element: XmlElement | undefined, ...locals: string[]): XmlElement | undefined {
-  if (!element) return undefined;
-  for (const local of locals) {
-    const found = element.children.find((c) => c.local === local);
-    if (found) return found;
+/** The steps of `parent`'s children, "name" or "name[n]" where siblings share the name; set once per parent. */
+function setSteps(parent: XmlElement): void {
+  const counts = new Map<string, number>();
+  for (const c of parent.children) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  for (const c of parent.children) {
+    const index = (seen.get(c.name) ?? 0) + 1;
+    seen.set(c.name, index);
+    c.step = counts.get(c.name)! > 1 ? `${c.name}[${index}]` : c.name;
   }
-  return undefined;
 }
 
-export function children(element: XmlElement | undefined, local: string): XmlElement[] {
-  return element ? element.children.filter((c) => c.local === local) : [];
-}
-
-/** The element at a path of local names, each step the first child of that name (alternatives separated by "|"). */
-export function at(element: XmlElement | undefined, path: string): XmlElement | undefined {
-  let node = element;
-  for (const step of path.split('/')) node = child(node, ...step.split('|'));
-  return node;
-}
-
-/** Each element's position among its parent's children of the same name, and how many there are (computed once per parent). */
-const positions = new WeakMap<XmlElement, { index: number; count: number }>();
-
-function positionOf(node: XmlElement): { index: number; count: number } {
-  const parent = node.parent;
-  if (!parent) return { index: 0, count: 1 };
-  if (!positions.has(node)) {
-    const counts = new Map<string, number>();
-    for (const c of parent.children) {
-      const index = counts.get(c.name) ?? 0;
-      counts.set(c.name, index + 1);
-      positions.set(c, { index, count: 0 });
-    }
-    for (const c of parent.children) positions.get(c)!.count = counts.get(c.name)!;
-  }
-  return positions.get(node)!;
-}
-
-/** "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID", with [n] where siblings share the name. */
+/** "/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID", with [n] where siblings share the name; kept on the element (an invoice's thousands of lines share their ancestors' paths). */
 export function pathOf(element: XmlElement): string {
-  const steps: string[] = [];
-  for (let node: XmlElement | undefined = element; node; node = node.parent) {
-    const { index, count } = positionOf(node);
-    steps.push(count > 1 ? `${node.name}[${index + 1}]` : node.name);
+  if (element.path === undefined) {
+    if (!element.parent) element.path = `/${element.name}`;
+    else {
+      if (element.step === undefined) setSteps(element.parent);
+      element.path = `${pathOf(element.parent)}/${element.step!}`;
+    }
   }
-  return `/${steps.reverse().join('/')}`;
+  return element.path;
 }

@@ -4,7 +4,7 @@ import { checkGrounding, DocumentText } from '../../../src/engines/llm/grounding
 import { toModelSchema } from '../../../src/engines/llm/model-schema.js';
 import { mergeWindowResults } from '../../../src/engines/llm/merge.js';
 import { parseAnswer } from '../../../src/engines/llm/parse-answer.js';
-import { buildMessages, fenceDocument, SYSTEM_PROMPT } from '../../../src/engines/llm/prompt.js';
+import { buildMessages, fenceDocument, fieldNotes, SYSTEM_PROMPT } from '../../../src/engines/llm/prompt.js';
 import { wordAt, type WordRef } from '../../../src/document/document.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { buildDocument } from '../../helpers/document-builder.js';
@@ -82,6 +82,33 @@ describe('prompt', () => {
     expect(user.indexOf('Ignore previous')).to.be.below(user.indexOf('</document>'));
     expect(fenceDocument('a <DOCUMENT> b')).not.to.contain('<DOCUMENT>');
   });
+
+  it('notes what short, foreign and easily confused property names ask for, and leaves plain described ones alone', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        inv_no: { type: 'string' },
+        seller_vat_id: { type: 'string' },
+        lines_total: { type: 'number' },
+        Rechnungsdatum: { type: 'string', description: 'Datum der Rechnung' },
+        total: { type: 'number', description: 'Grand total' },
+        line_items: { type: 'array', items: { type: 'object', properties: { qty: { type: 'number' } } } },
+      },
+    };
+    const notes = fieldNotes(schema);
+    expect(notes).to.deep.equal([
+      '- inv_no: invoice number (an identifier, copied exactly as printed)',
+      "- seller_vat_id: the seller's VAT id (not an amount; an identifier, copied exactly as printed)",
+      '- lines_total: sum of line net amounts (before document allowances and charges, without VAT; an amount)',
+      '- Rechnungsdatum: invoice date (a date)',
+      '- line_items[].qty: quantity of each line (a quantity)',
+    ]);
+    const user = buildMessages({ schema, documentText: 'Total 5' })[1]!.content;
+    expect(user).to.contain(notes[1]);
+    expect(user.indexOf(notes[1]!)).to.be.below(user.indexOf('<document>'));
+    // a schema of plain, described names adds nothing to the prompt
+    expect(fieldNotes({ type: 'object', properties: { total: { type: 'number', description: 'Grand total' } } })).to.deep.equal([]);
+  });
 });
 
 describe('grounding', () => {
@@ -132,6 +159,14 @@ describe('grounding', () => {
     expect(dmy.value).to.deep.equal({ ...answer, scan_date: null });
     const mdy = checkGrounding(answer, dateSchema, new DocumentText(renderLayoutText(dated), false), true);
     expect(words(mdy.provenance.get('/invoice_date'))).to.equal('04/03/2024');
+  });
+
+  it('judges a date field named in another language as a date: the same day printed another way is found', () => {
+    const dated = buildDocument(['Rechnung Nr. 17', 'Datum: 14.03.2024']);
+    const answer = { Rechnungsdatum: '2024-03-14', fecha_vencimiento: '2024-04-13' };
+    const result = checkGrounding(answer, { type: 'object', properties: { Rechnungsdatum: { type: 'string' }, fecha_vencimiento: { type: 'string' } } }, new DocumentText(renderLayoutText(dated), true), true);
+    expect(result.value).to.deep.equal({ Rechnungsdatum: '2024-03-14', fecha_vencimiento: null });
+    expect(result.ungrounded).to.deep.equal(['/fecha_vencimiento']);
   });
 
   it('does not take the page marker or the file name in it for document text', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { levenshtein, matchPhraseAll, tokenize, tokenRunStats, wordSimilarity, type PhraseMatch, type Token } from '../../../src/engines/rules/core/fuzzy.js';
+import { levenshtein, matchPhraseAll, tokenRunStats, wordSimilarity, type PhraseMatch } from '../../../src/engines/rules/core/fuzzy.js';
+import { tokenize, type Token } from '../../../src/meaning/words.js';
 import { expectLinearGrowth } from '../../helpers/growth.js';
 
 /** The textbook edit distance, the full table: what the banded one must agree with. */

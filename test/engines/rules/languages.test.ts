@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { documentLanguages } from '../../../src/engines/rules/core/language-detect.js';
-import { LANGUAGES, type LanguageTable, type Phrase } from '../../../src/engines/rules/core/languages/index.js';
+import { LANGUAGES, type LanguageTable, type Phrase } from '../../../src/meaning/languages/index.js';
 import { readLines } from '../../../src/engines/rules/core/lines.js';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { hintsFor, splitName } from '../../../src/engines/rules/core/labels.js';
+import { hintsFor } from '../../../src/engines/rules/core/labels.js';
+import { splitName } from '../../../src/meaning/words.js';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { parseNumber } from '../../../src/extract/coerce.js';
 import { buildDocument } from '../../helpers/document-builder.js';

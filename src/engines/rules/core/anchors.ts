@@ -2,8 +2,9 @@
  * Label anchors: places in the document where a label for a field is
  * printed, and the value printed to the right of it or just below it.
  */
+import { tokenize, type Token } from '../../../meaning/words.js';
 import type { WordRef } from '../../../document/document.js';
-import { matchPhraseAll, tokenize, tokenRange, tokensBefore, wordSimilarity, type Token } from './fuzzy.js';
+import { matchPhraseAll, tokenRange, tokensBefore, wordSimilarity } from './fuzzy.js';
 import { INCLUSION_WORDS, NUMBER_MARKERS, type FieldHints } from './labels.js';
 import { cellAt, digitGroupBlanks, spanX, type Cell, type RuleLine } from './lines.js';
 import { findValues, type Found } from './parsers.js';

@@ -1,6 +1,6 @@
 /** Finding which of a schema's allowed values a piece of text mentions. */
-import { matchPhrase, tokenize } from './fuzzy.js';
-import { splitName } from './labels.js';
+import { tokenize, splitName } from '../../../meaning/words.js';
+import { matchPhrase } from './fuzzy.js';
 
 /** An allowed value and the characters [start, end) of the text that mention it. */
 export interface EnumMention {

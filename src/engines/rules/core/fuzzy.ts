@@ -3,39 +3,14 @@
  * and "SubTotal" / "Sub Total" should all find their label, and some label
  * words close compounds ("Handelsrechnung Nr." is a "Rechnung Nr.").
  */
-import { LANGUAGES } from './languages/index.js';
-
-export interface Token {
-  /** Lower case, accents removed. */
-  norm: string;
-  start: number;
-  end: number;
-}
+import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { normaliseWord, tokenize, type Token } from '../../../meaning/words.js';
 
 export interface PhraseMatch {
   score: number;
   /** Token positions [first, last) of the match in the searched tokens. */
   first: number;
   last: number;
-}
-
-/** Words (with an elided article: "d'échéance"), "N°" / "n.º" as one word, and the signs that label values. */
-const TOKEN_PATTERN = /(?<![\p{L}\p{N}])[nN]\.?[°º]|[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?|[#%&@°º]/gu;
-
-/** An elided article of French and Italian ("d'échéance", "l'avoir", "dell'ordine"): the word is what follows it. */
-const ELISION = /^(?:d|l|qu|dell|all|nell|dall|sull)['\u2019](?=\p{L})/u;
-
-export function normaliseWord(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(ELISION, '').replace(/^n\.?[°º]$/, 'no');
-}
-
-export function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  for (const match of text.matchAll(TOKEN_PATTERN)) {
-    const start = match.index ?? 0;
-    tokens.push({ norm: normaliseWord(match[0]), start, end: start + match[0].length });
-  }
-  return tokens;
 }
 
 /** First index in `tokens` (in text order) whose `key` is at least `offset`. */

@@ -14,13 +14,14 @@ const MONEY_CONCEPTS = ['total', 'subtotal', 'tax', 'discount', 'amount', 'unitP
 
 export function kindFor(view: SchemaView, hints: FieldHints): ValueKind {
   const has = (concept: Parameters<FieldHints['concepts']['has']>[0]): boolean => hints.concepts.has(concept);
-  const money = MONEY_CONCEPTS.some((concept) => has(concept));
   if (view.enumValues !== undefined) return 'enum';
+  const recognised = hints.meaning.facet !== undefined;
+  const money = recognised ? hints.meaning.kind === 'amount' : MONEY_CONCEPTS.some((concept) => has(concept));
   const types = view.types.filter((t) => t !== 'null');
   if (types.length === 1 && types[0] === 'boolean') return 'boolean';
   if (types.includes('integer') && !types.includes('string')) return money && !has('quantity') ? 'amount' : 'integer';
   if (types.includes('number') && !types.includes('string')) {
-    if (has('percentage') || /\bper ?cent|%/i.test(hints.description)) return 'percentage';
+    if (hints.meaning.kind === 'rate' || has('percentage') || /\bper ?cent|%/i.test(hints.description)) return 'percentage';
     return money ? 'amount' : 'number';
   }
   switch (view.format) {
@@ -30,6 +31,30 @@ export function kindFor(view: SchemaView, hints: FieldHints): ValueKind {
     case 'email': case 'idn-email': return 'email';
     case 'uri': case 'url': case 'iri': return 'url';
   }
+  return recognised ? kindOfMeaning(hints) : kindOfWords(hints, money);
+}
+
+/** The rules engine's kind of a recognised facet (meaning/facets.ts). */
+function kindOfMeaning(hints: FieldHints): ValueKind {
+  const { meaning } = hints;
+  switch (meaning.kind) {
+    case 'amount': return 'amount';
+    case 'quantity': case 'number': return 'number';
+    case 'integer': return 'integer';
+    case 'rate': return 'percentage';
+    case 'date': case 'time': case 'datetime': case 'email': case 'phone': case 'url': case 'currency': case 'address': case 'boolean': case 'identifier':
+      return meaning.kind;
+    // an IBAN or BIC is an identifier printed after its label, groups of four apart
+    case 'iban': case 'bic': return 'identifier';
+    // the issuer's name is found in a document's header too; another party's only under its label or by a letter's layout
+    case 'party-name': return meaning.party === 'seller' ? 'business-name' : 'text';
+    default: return 'text';
+  }
+}
+
+/** A property no facet names: its kind from the words of its name. */
+function kindOfWords(hints: FieldHints, money: boolean): ValueKind {
+  const has = (concept: Parameters<FieldHints['concepts']['has']>[0]): boolean => hints.concepts.has(concept);
   // "currency": the code or sign of the amounts; "total_with_currency" is still an amount
   if (has('currency') && !money) return 'currency';
   if (has('email')) return 'email';

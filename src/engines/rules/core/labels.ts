@@ -6,10 +6,11 @@
  * property named in English or in any of those languages finds the labels
  * the document's languages print for it.
  */
-import { LANGUAGES, type Concept, type LanguageTable, type Phrase } from './languages/index.js';
-import { normaliseWord, tokenize } from './fuzzy.js';
+import { meaningOf, type PropertyMeaning } from '../../../meaning/meaning.js';
+import { normaliseWord, splitName, tokenize } from '../../../meaning/words.js';
+import { LANGUAGES, type Concept, type LanguageTable, type Phrase } from '../../../meaning/languages/index.js';
 
-export type { Concept } from './languages/index.js';
+export type { Concept } from '../../../meaning/languages/index.js';
 
 /** A label's normalised words, split as document text is ("d'échéance" stays one word, "N°" is "no"). */
 export function labelWords(label: string): string[] {
@@ -122,17 +123,19 @@ export interface FieldHints {
   concepts: Set<Concept>;
   /** Which occurrence the description asks for when a label repeats. */
   occurrence: 'first' | 'last' | undefined;
+  /** The description in English (meaning/translate.ts), for the strategies' cues ("first", "as printed"). */
   description: string;
+  /** What the property asks for (meaning/): its kind, facet, party and role. */
+  meaning: PropertyMeaning;
 }
 
-export function splitName(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // "HTMLParser" -> "HTML Parser"; (?<![A-Z]) starts at the run of capitals, which otherwise is rescanned from each capital (quadratic)
-    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}#]+/u)
-    .filter(Boolean)
-    .map(normaliseWord);
+/** What of a property's schema its hints are worked out from (its name and path apart). */
+export interface PropertySchema {
+  description: string;
+  types?: readonly string[];
+  format?: string | undefined;
+  enumValues?: readonly unknown[] | undefined;
+  examples?: readonly unknown[] | undefined;
 }
 
 const IDENTIFIER_WORDS = new Set([...vocabularyOf(EVERY_LANGUAGE).concepts.identifier.labels.map((words) => words.join(' ')), ...TRIGGERS.identifier]);
@@ -158,12 +161,14 @@ const HINT_CACHE_LIMIT = 2000;
  */
 const hintCache = new Map<string, FieldHints>();
 
-export function hintsFor(fullName: string, fullDescription = '', parentWords: readonly string[] = [], languages: ReadingLanguages = EVERY_LANGUAGE): FieldHints {
-  const key = JSON.stringify([fullName.slice(0, MAX_NAME_CHARS), fullDescription.slice(0, MAX_DESCRIPTION_CHARS), parentWords, languages.map((language) => language.code)]);
+export function hintsFor(fullName: string, property: PropertySchema | string = '', parentWords: readonly string[] = [], languages: ReadingLanguages = EVERY_LANGUAGE, inItems = false): FieldHints {
+  const schema: PropertySchema = typeof property === 'string' ? { description: property } : property;
+  const key = JSON.stringify([fullName.slice(0, MAX_NAME_CHARS), schema.description.slice(0, MAX_DESCRIPTION_CHARS), schema.types ?? [], schema.format ?? null, schema.enumValues?.length ?? -1, (schema.examples ?? []).slice(0, 5), parentWords, languages.map((language) => language.code), inItems]);
   const known = hintCache.get(key);
   if (known) return known;
   hintStats.computed++;
-  const hints = computeHints(fullName, fullDescription, parentWords, languages);
+  const meaning = meaningOf({ name: fullName, description: schema.description, types: schema.types ?? [], format: schema.format, enumValues: schema.enumValues, examples: schema.examples, path: parentWords, inItems });
+  const hints = computeHints(fullName, schema.description, parentWords, languages, meaning);
   for (const label of hints.labels) Object.freeze(label);
   for (const list of [hints.labels, hints.nameWords, hints.qualifiers, hints.negatives]) Object.freeze(list);
   Object.freeze(hints);
@@ -172,23 +177,37 @@ export function hintsFor(fullName: string, fullDescription = '', parentWords: re
   return hints;
 }
 
-function computeHints(fullName: string, fullDescription: string, parentWords: readonly string[], languages: ReadingLanguages): FieldHints {
+/** The concepts of a recognised facet; a party's name says whose it is. */
+function conceptsOfMeaning(meaning: PropertyMeaning): Set<Concept> {
+  const concepts = new Set<Concept>(meaning.facet?.concepts ?? []);
+  if (meaning.facet?.id === 'party-name') {
+    concepts.delete('business');
+    if (meaning.party === 'seller') concepts.add('business');
+    if (meaning.party === 'buyer') concepts.add('customer');
+  }
+  return concepts;
+}
+
+function computeHints(fullName: string, fullDescription: string, parentWords: readonly string[], languages: ReadingLanguages, meaning: PropertyMeaning): FieldHints {
   const vocabulary = vocabularyOf(languages);
   const name = fullName.slice(0, MAX_NAME_CHARS);
   const description = fullDescription.slice(0, MAX_DESCRIPTION_CHARS);
   const firstSentence = description.split(/[.;(]/)[0] ?? '';
   const printedName = splitName(name);
-  // a property named in another language ("Rechnungsnummer", "numero_facture") is read as its English name
-  const nameWords = englishName(printedName) ?? printedName;
-  const concepts = conceptsIn(nameWords.join(' '));
-  // "store_address", "vendor_phone": the business word only says whose value it is; a bare "Store" label announces no address
-  if ([...concepts].some((concept) => VALUE_CONCEPTS.has(concept))) concepts.delete('business');
-  if (concepts.size === 0) for (const concept of conceptsIn(splitName(firstSentence).join(' '))) concepts.add(concept);
+  // a property named in another language ("Rechnungsnummer", "numero_facture") or in short ("inv_no") is read as its English name
+  const nameWords = englishName(printedName) ?? (meaning.labelWords.length > 0 ? meaning.labelWords : printedName);
+  const recognised = meaning.facet !== undefined;
+  const concepts = recognised ? conceptsOfMeaning(meaning) : conceptsIn(nameWords.join(' '));
+  if (!recognised) {
+    // "store_address", "vendor_phone": the business word only says whose value it is; a bare "Store" label announces no address
+    if ([...concepts].some((concept) => VALUE_CONCEPTS.has(concept))) concepts.delete('business');
+    if (concepts.size === 0) for (const concept of conceptsIn(splitName(firstSentence).join(' '))) concepts.add(concept);
+  }
   const labels: LabelHint[] = [];
   const explained = new Set([...concepts].flatMap((concept) => TRIGGERS[concept].filter((t) => ` ${nameWords.join(' ')} `.includes(` ${t} `)).flatMap((t) => t.split(' '))));
   // "tax_total", "total_vat": the total of the taxes, a tax and no total; "total_incl_vat": a total
   const inclusive = nameWords.some((word) => INCLUSION_WORDS.has(word));
-  if (concepts.has('tax') && concepts.has('total')) concepts.delete(inclusive ? 'tax' : 'total');
+  if (!recognised && concepts.has('tax') && concepts.has('total')) concepts.delete(inclusive ? 'tax' : 'total');
   const qualifiers = nameWords.filter((word) => !explained.has(word));
   // by their words, not searched for: a field collects a hundred labels and more (every language's)
   const labelByWords = new Map<string, LabelHint>();
@@ -207,6 +226,7 @@ function computeHints(fullName: string, fullDescription: string, parentWords: re
   };
   add(nameWords, 1);
   add(printedName, 1);
+  addFacetLabel(meaning, add);
   if (parentWords.length > 0) add([...parentWords, ...nameWords], 1);
   addIdentifierVariants(nameWords, vocabulary, add);
   // the property's own name in the other languages; a concept's labels are already every language's
@@ -226,9 +246,33 @@ function computeHints(fullName: string, fullDescription: string, parentWords: re
   if (descriptionWords.length > 0 && descriptionWords.length <= 5) add(descriptionWords, 0.9);
   const negatives = new Set<string>();
   for (const concept of concepts) for (const word of vocabulary.concepts[concept].negatives) negatives.add(word);
-  for (const word of negativesFromDescription(description)) negatives.add(word);
+  for (const word of negativesFromDescription(meaning.description)) negatives.add(word);
   for (const word of [...nameWords, ...printedName]) negatives.delete(word);
-  return { nameWords, labels, qualifiers, negatives: [...negatives], concepts, occurrence: occurrenceIn(description), description };
+  return { nameWords, labels, qualifiers, negatives: [...negatives], concepts, occurrence: occurrenceIn(meaning.description), description: meaning.description, meaning };
+}
+
+/** How sure the meaning must be for its facet's labels to be looked for. */
+const SURE_FACET = 0.9;
+
+/** Facet words too plain to announce a value on their own ("Name:", "Total:" announce many). */
+const PLAIN_FACET_WORDS = new Set(['name', 'id', 'amount', 'total', 'date', 'address', 'phone', 'email', 'number', 'description', 'unit', 'note']);
+
+/**
+ * The facet's own words as a label ("vat id" for seller_vat_id, "invoice
+ * number" for inv_no), through which every language's printed labels of it
+ * are found; a party's value less surely so when the party is not the
+ * issuer, whose details a document prints most.
+ */
+function addFacetLabel(meaning: PropertyMeaning, add: (words: string[], weight: number, bare?: boolean) => void): void {
+  const facet = meaning.facet;
+  // a facet guessed from part of a name ("date" in date_d_xyz) must not bring in the labels of another date
+  if (!facet || PLAIN_FACET_WORDS.has(facet.words) || meaning.certainty < SURE_FACET) return;
+  const words = facet.words.split(' ');
+  if (!facet.ofParty) {
+    add(words, 1);
+    return;
+  }
+  add(words, meaning.party === 'seller' ? 0.9 : 0.5, true);
 }
 
 /** The English name of a property named by a phrase of any language ("Rechnungsnummer" -> invoice number), if it is one. */

@@ -7,7 +7,7 @@
  * and words shorter than four letters, say nothing, so that an English
  * contract stays English. A bilingual invoice is read in both languages.
  */
-import { LANGUAGES, type LanguageTable } from './languages/index.js';
+import { LANGUAGES, type LanguageTable } from '../../../meaning/languages/index.js';
 import { labelWords, type ReadingLanguages } from './labels.js';
 import type { RuleLine } from './lines.js';
 

@@ -5,9 +5,10 @@
  * the Document, so that a value read from a line can say which words it
  * came from.
  */
+import { tokenize, type Token } from '../../../meaning/words.js';
 import type { Document, Line, WordRef } from '../../../document/document.js';
 import { COLUMN_GAP_CHARS } from '../../../ingest/layout.js';
-import { tokenize, type Token } from './fuzzy.js';
+
 import { maxOf } from '../../../util/extremes.js';
 import { firstIndexWhere } from '../../../util/sorted-search.js';
 

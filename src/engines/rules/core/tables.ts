@@ -3,6 +3,7 @@
  * two of the item's properties fixes the columns (by x position); the rows
  * below are read into items until a line no longer fits, such as "Subtotal".
  */
+import type { Token } from '../../../meaning/words.js';
 import { parseInteger, parseNumber } from '../../../extract/coerce.js';
 import type { Provenance } from '../../../extract/provenance.js';
 import type { WordRef } from '../../../document/document.js';
@@ -10,7 +11,7 @@ import { childPointer } from '../../../util/json-pointer.js';
 import { viewSchema, type SchemaView } from '../../../extract/schema-view.js';
 import type { JsonSchema } from '../../../extract/schema.js';
 import { setOwn } from '../../../extract/schema-walk.js';
-import { matchPhrase, matchPhraseAll, type Token } from './fuzzy.js';
+import { matchPhrase, matchPhraseAll } from './fuzzy.js';
 import { EVERY_LANGUAGE, hintsFor, labelsOf, type FieldHints, type ReadingLanguages } from './labels.js';
 import { wordsInRange, type Cell, type RuleLine } from './lines.js';
 import { kindFor, wantsCurrency, type ValueKind } from './kinds.js';
@@ -52,7 +53,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
   const provenance: Provenance = new Map();
   const fields: ItemField[] = Object.entries(itemView.properties).map(([name, schema]) => {
     const view = viewSchema(schema, root);
-    const hints = hintsFor(name, view.description, [], languages);
+    const hints = hintsFor(name, view, [], languages, true);
     return { name, view, hints, kind: kindFor(view, hints) };
   });
   if (fields.length === 0) return { items: [], provenance };

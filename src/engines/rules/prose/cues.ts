@@ -5,9 +5,10 @@
  * table keyed by the words of its name or description; nothing here knows a
  * particular document or dataset.
  */
+import { splitName } from '../../../meaning/words.js';
 import type { SchemaView } from '../../../extract/schema-view.js';
 import { wantsNumberUnit } from './durations.js';
-import { splitName, type FieldHints } from '../core/labels.js';
+import { type FieldHints } from '../core/labels.js';
 import type { ValueKind } from '../core/kinds.js';
 
 /** What a prose reader looks for after a cue. */

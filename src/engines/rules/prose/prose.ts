@@ -6,10 +6,11 @@
  * Term.") and other short lines become sentences of their own, which keeps
  * a heading's words from running into the clause below it.
  */
+import { tokenize, type Token } from '../../../meaning/words.js';
 import type { WordRef } from '../../../document/document.js';
 import { firstIndexWhere } from '../../../util/sorted-search.js';
 import type { Cue } from './cues.js';
-import { tokenize, tokenRange, type Token } from '../core/fuzzy.js';
+import { tokenRange } from '../core/fuzzy.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
 
 export interface Sentence {

@@ -2,9 +2,10 @@
  * Is a line part of a postal address? Street words with a number, postcodes,
  * "City, ST 12345". Words in English, Malay, German, French, Spanish, Italian, Dutch.
  */
+import { normaliseWord, tokenize } from '../../../meaning/words.js';
 import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
-import { normaliseWord, tokenize } from '../core/fuzzy.js';
-import { LANGUAGES } from '../core/languages/index.js';
+
+import { LANGUAGES } from '../../../meaning/languages/index.js';
 import { isNoise, mainText, type RuleLine } from '../core/lines.js';
 import { findPhones } from '../core/parsers.js';
 import { isItemTableHeading } from '../core/tables.js';

@@ -1,5 +1,5 @@
 /** How business names look: legal-form suffixes and registration numbers printed next to them. */
-import { LANGUAGES } from '../core/languages/index.js';
+import { LANGUAGES } from '../../../meaning/languages/index.js';
 
 /**
  * The legal forms of the language tables that cannot be mistaken for a word

@@ -10,10 +10,11 @@
  * with its address that is neither the sender's nor a delivery address; and
  * the sender as that reference names it.
  */
+import { tokenize } from '../../../meaning/words.js';
 import { findAnchors, type Anchor } from '../core/anchors.js';
 import { labelWords, phraseLabels, type FieldHints, type ReadingLanguages } from '../core/labels.js';
-import { LANGUAGES } from '../core/languages/index.js';
-import { matchPhrase, tokenize, wordSimilarity } from '../core/fuzzy.js';
+import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { matchPhrase, wordSimilarity } from '../core/fuzzy.js';
 import { cellAt, sliceLine, type Cell, type RuleLine } from '../core/lines.js';
 import { findDateSpans } from '../../../extract/dates.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';

@@ -21,9 +21,10 @@
  * first or last printed occurrence; that decides the printed form returned
  * (e.g. "$14.81" on the receipt body rather than "USD$ 14.81" on the slip).
  */
+import type { Token } from '../../../meaning/words.js';
 import type { Anchor, AnchoredValue } from '../core/anchors.js';
 import { phraseLabels, type FieldHints } from '../core/labels.js';
-import { matchPhrase, tokenRange, type Token } from '../core/fuzzy.js';
+import { matchPhrase, tokenRange } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding, roundedTotalBelow } from './rounding.js';
@@ -47,7 +48,7 @@ type Rank = 0 | 1 | 2;
 
 export function chooseTotal(candidates: readonly AnchoredValue[], lines: readonly RuleLine[], hints: FieldHints): AnchoredValue | undefined {
   if (candidates.length === 0) return undefined;
-  const rank = asksGross(hints.description) ? grossRankOf : rankOf;
+  const rank = asksGross(hints) ? grossRankOf : rankOf;
   const best = maxOf(candidates, (c) => c.score);
   // an e-invoice page states each total once under the name of its term: the best label is the one asked for, no receipt convention applies
   if (candidates.every((c) => c.line.eInvoice)) return candidates.find((c) => c.score >= best - SCORE_TIE);
@@ -87,13 +88,10 @@ function rankOf(candidate: AnchoredValue): Rank {
   return words.some((w) => PAYABLE_WORDS.has(w)) ? 1 : 0;
 }
 
-/** "Grand total including VAT", "gross amount": the total with tax, not what is left to pay. */
-function asksGross(description: string): boolean {
-  return GROSS_ASKED.test(description) && !DUE_ASKED.test(description);
+/** "Grand total including VAT", "gross_total", "Bruttobetrag": the total with tax, not what is left to pay (meaning/). */
+function asksGross(hints: FieldHints): boolean {
+  return hints.meaning.amount === 'gross';
 }
-
-const GROSS_ASKED = /\b(?:incl(?:uding|\.)?|inclusive of|with|after)\s+(?:vat|tax|taxes|gst)\b|\bgross\b|\bgrand total\b/i;
-const DUE_ASKED = /\b(?:due|payable|to pay|outstanding|balance|paid)\b/i;
 
 const GROSS_LABELS = phraseLabels('gross total');
 const DUE_LABELS = phraseLabels('amount due');

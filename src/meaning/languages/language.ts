@@ -58,4 +58,16 @@ export interface LanguageTable {
    * document one of those other languages.
    */
   proseWords?: readonly string[];
+  /**
+   * The words callers name and describe fields with, in English: "rechnung":
+   * "invoice", "nr": "number", "des": "" (a word that adds nothing to the
+   * meaning). The meaning layer (../translate.ts) reads a property named or
+   * described in this language through it, word by word; compound words are
+   * split into glossary words ("Rechnungsnummer" = rechnung + s + nummer,
+   * with `compoundLinks`). Keys are written as printed, with accents; values
+   * are English words that facets.ts and the rules engine know.
+   */
+  glossary?: Readonly<Record<string, string>>;
+  /** Letters that may join the parts of a compound word ("s" in Rechnungs|nummer, "en" in Kunden|nummer). */
+  compoundLinks?: readonly string[];
 }
