@@ -5,10 +5,9 @@
  * `metadata`) from parts holding JSON, as a field or as a file, and one
  * `contents` item per part named `file`, in order, whose `data` is the file's
  * own bytes (a Uint8Array: decode.ts takes it as the file, no base64). A file
- * part's type is its Content-Type, or the type its filename's extension
- * names when it says application/octet-stream or nothing (busboy reports no
- * Content-Type as text/plain, so text/plain counts as nothing when the
- * filename names a type).
+ * part's type is its Content-Type; one that says application/octet-stream,
+ * text/plain or nothing (busboy reports no Content-Type as text/plain) is
+ * sent on as application/octet-stream: its bytes and filename tell.
  *
  * A body of known length is copied into one buffer of that length as it
  * arrives, each part a view of it: one copy of each byte and no join at the
@@ -21,10 +20,9 @@ import { createHash, type Hash } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { Request, RequestHandler } from 'express';
-import { lookup as typeOfFilename } from 'mime-types';
 import { AppError, badRequest } from '../errors.js';
 import { MAX_SCHEMA_BYTES } from '../extract/schema-guards.js';
-import { SUPPORTED_MIME_TYPES, type ContentItem } from '../ingest/decode.js';
+import type { ContentItem } from '../ingest/decode.js';
 import { Pacer, runPaced } from '../util/paced.js';
 import { bodyCutShort, bodyTooLarge, bodyUnreadable } from './body-errors.js';
 import { DECODERS, joiningChunks, jsonTextValue } from './json-body.js';
@@ -41,22 +39,19 @@ export function jsonPartLimit(name: string): number {
   return name === 'schema' ? 4 * MAX_SCHEMA_BYTES : 64 * 1024;
 }
 
-/** Content-Types that say nothing of a file: a part without one is reported as text/plain. */
+/** Content-Types that say nothing of a file: a part without one is reported as text/plain (busboy cannot tell the two apart). */
 const UNSTATED_TYPES = new Set(['application/octet-stream', 'text/plain']);
 /** Transfer encodings that leave a part's bytes as they are (RFC 7578 deprecates the others). */
 const IDENTITY_TRANSFER = new Set(['7bit', '8bit', 'binary']);
 
 /**
- * The type of a file part: the one its Content-Type states, else the one
- * its filename names, else text/plain where the service reads that; undefined
- * when nothing says. Whatever SUPPORTED_MIME_TYPES holds, decode.ts then
- * says whether the service reads it.
+ * The type of a file part as `contents[i].mimeType`: the one its
+ * Content-Type states, or, when it states application/octet-stream, text/plain
+ * or nothing, application/octet-stream, which has decode.ts read the type
+ * from the bytes and the filename (whatever types the registry holds).
  */
-export function filePartType(declared: string, filename: string | undefined): string | undefined {
-  if (!UNSTATED_TYPES.has(declared)) return declared;
-  const named = filename ? typeOfFilename(filename) : false;
-  if (named) return named;
-  return declared === 'text/plain' && (SUPPORTED_MIME_TYPES as readonly string[]).includes('text/plain') ? declared : undefined;
+export function filePartType(declared: string): string {
+  return UNSTATED_TYPES.has(declared) ? 'application/octet-stream' : declared;
 }
 
 export interface MultipartOptions {
@@ -223,12 +218,7 @@ class FormReader {
     if (!IDENTITY_TRANSFER.has(transferEncoding.toLowerCase())) {
       throw badRequest(`contents[${index}].data has Content-Transfer-Encoding ${JSON.stringify(transferEncoding.slice(0, 40))}; send the file's bytes as they are`);
     }
-    const mimeType = filePartType(declaredType, filename);
-    if (mimeType === undefined) {
-      throw badRequest(
-        `contents[${index}].mimeType: the "${FILE_PART}" part${filename ? ` ${JSON.stringify(filename.slice(0, 200))}` : ''} says ${declaredType === 'text/plain' ? 'no Content-Type (or text/plain)' : declaredType} and its filename names no type; give the part its Content-Type, e.g. curl -F "${FILE_PART}=@scan;type=application/pdf"`,
-      );
-    }
+    const mimeType = filePartType(declaredType);
     const item: ContentItem = { ...(filename ? { filename } : {}), mimeType, data: new Uint8Array(0) };
     this.contents.push(item);
     return (bytes) => {

@@ -75,7 +75,7 @@ export function multipartRequestSchema(published: JsonObject, jsonParts: readonl
       [FILE_PART]: {
         type: 'array',
         minItems: 1,
-        description: `The documents, read together as one, in order. A part's type is its Content-Type (one of ${SUPPORTED_MIME_TYPES.join(', ')}), or the type its filename's extension names when the part says application/octet-stream or nothing. At most MAX_FILES parts; the body at most MAX_BODY_BYTES.`,
+        description: `The documents, read together as one, in order. A part's type is its Content-Type (one of ${SUPPORTED_MIME_TYPES.join(', ')}); a part that says application/octet-stream, text/plain or nothing has its bytes (and, for text, its filename's extension) tell, as application/octet-stream does in the JSON form. At most MAX_FILES parts; the body at most MAX_BODY_BYTES.`,
         items: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
       },
     },
