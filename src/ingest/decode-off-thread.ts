@@ -11,12 +11,13 @@
  * the text there (a copy of 50 MB took the loaded loop 130-290 ms).
  * Small requests decode in place: a thread costs more than they do.
  */
-import { Worker } from 'node:worker_threads';
 import type { Limits } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { JsonStringBytes } from '../util/json-string-bytes.js';
 import { decodeContents, type ContentItem, type DecodedFile } from './decode.js';
 import type { DecodeJob, DecodeOutcome } from './decode-protocol.js';
+import { ThreadPool } from '../threads/pool.js';
+import { taskThreads } from '../threads/task-thread.js';
 
 /** 1 MB of base64 decodes in a few ms on the loop. */
 export const OFF_THREAD_MIN_CHARS = 1024 * 1024;
@@ -26,35 +27,15 @@ export const OFF_THREAD_MIN_CHARS = 1024 * 1024;
  */
 const MAX_THREADS = 2;
 
-let running = 0;
-const waiting: Array<() => void> = [];
-
-/** Runs `work` in one of MAX_THREADS slots; a request whose signal aborts while it waits leaves the queue at once. */
-async function withThreadSlot<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  signal?.throwIfAborted();
-  if (running >= MAX_THREADS) {
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        signal?.removeEventListener('abort', leave);
-        resolve();
-      };
-      const leave = () => {
-        const at = waiting.indexOf(turn);
-        if (at >= 0) waiting.splice(at, 1);
-        reject(signal!.reason);
-      };
-      waiting.push(turn);
-      signal?.addEventListener('abort', leave, { once: true });
-    });
-  } else running++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
+/** A thread per request, ended after it: an idle one would hold its memory between the rare large requests. */
+const decodePool = new ThreadPool<DecodeJob, DecodeOutcome>({
+  label: 'decode',
+  start: taskThreads<DecodeJob, DecodeOutcome>(new URL('./decode-worker.js', import.meta.url), { prepare: (job) => ({ task: job, transfer: bodyMemoryToMove(job.contents) }) }),
+  maxThreads: MAX_THREADS,
+  recycleAfterTasks: 1,
+  // decoding is plain JavaScript: a request that gives up ends its thread
+  runningAbort: 'stop',
+});
 
 /** Characters of base64 to decode; a file sent as its own bytes (multipart) has none: it is only checked, in place. */
 function base64Chars(contents: ContentItem[]): number {
@@ -84,24 +65,17 @@ function bodyMemoryToMove(contents: ContentItem[]): ArrayBuffer[] {
   return [...buffers];
 }
 
-function decodeInThread(job: DecodeJob): Promise<DecodedFile[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./decode-worker.js', import.meta.url), { workerData: job, transferList: bodyMemoryToMove(job.contents) });
-    let settled = false;
-    worker.once('message', (outcome: DecodeOutcome) => {
-      settled = true;
-      if (outcome.ok) resolve(outcome.files.map((file) => ({ ...file, bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) })));
-      else if ('badRequest' in outcome) reject(badRequest(outcome.badRequest));
-      else reject(new AppError('internal', 'decoding the files failed', { cause: new Error(outcome.fault) }));
-    });
-    worker.once('error', (error) => {
-      if (!settled) reject(new AppError('internal', 'decoding the files failed', { cause: error }));
-      settled = true;
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new AppError('internal', `decoding the files failed (thread exit ${code})`));
-    });
-  });
+async function decodeInThread(job: DecodeJob, signal: AbortSignal | undefined): Promise<DecodedFile[]> {
+  let outcome: DecodeOutcome;
+  try {
+    outcome = await decodePool.run(job, signal);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw new AppError('internal', 'decoding the files failed', { cause: error });
+  }
+  if (outcome.ok) return outcome.files.map((file) => ({ ...file, bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength) }));
+  if ('badRequest' in outcome) throw badRequest(outcome.badRequest);
+  throw new AppError('internal', 'decoding the files failed', { cause: new Error(outcome.fault) });
 }
 
 /** decodeContents, in a worker thread when the contents hold OFF_THREAD_MIN_CHARS or more of base64. Same results, same 400s. */
@@ -110,5 +84,5 @@ export async function decodeContentsOffThread(contents: ContentItem[], limits: P
   if (!Array.isArray(contents) || contents.length === 0 || contents.length > limits.maxFiles || base64Chars(contents) < OFF_THREAD_MIN_CHARS) {
     return decodeContents(contents, limits);
   }
-  return withThreadSlot(() => decodeInThread({ contents, maxFiles: limits.maxFiles, ...(limits.maxXmlBytes === undefined ? {} : { maxXmlBytes: limits.maxXmlBytes }) }), signal);
+  return decodeInThread({ contents, maxFiles: limits.maxFiles, ...(limits.maxXmlBytes === undefined ? {} : { maxXmlBytes: limits.maxXmlBytes }) }, signal);
 }

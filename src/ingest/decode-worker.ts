@@ -1,10 +1,10 @@
 /**
- * Worker-thread entry of decode-off-thread.ts: one request's contents decoded
+ * A decoding thread of decode-off-thread.ts: one request's contents decoded
  * (base64, checks, file signatures), the file bytes moved back without a copy.
  * Failures go back as data: AppError's class does not cross threads.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { isAppError } from '../errors.js';
+import { serveTasks, transferred, type Transferred } from '../threads/serve-tasks.js';
 import { decodeContents, type DecodedFile } from './decode.js';
 import type { DecodeJob, DecodeOutcome } from './decode-protocol.js';
 
@@ -14,15 +14,14 @@ function ownBuffer(bytes: Buffer): Buffer {
   return Buffer.from(new Uint8Array(bytes));
 }
 
-const { contents, maxFiles, maxXmlBytes } = workerData as DecodeJob;
-let outcome: DecodeOutcome;
-let transfer: ArrayBuffer[] = [];
-try {
-  const files: DecodedFile[] = decodeContents(contents, { maxFiles, ...(maxXmlBytes === undefined ? {} : { maxXmlBytes }) }).map((file) => ({ ...file, bytes: ownBuffer(file.bytes) }));
-  transfer = files.map((file) => file.bytes.buffer as ArrayBuffer);
-  outcome = { ok: true, files };
-} catch (error) {
-  // decodeContents throws only the caller's mistakes (400); anything else is a fault for the main thread to report as 500
-  outcome = isAppError(error) && error.status === 400 ? { ok: false, badRequest: error.message } : { ok: false, fault: error instanceof Error ? error.message : String(error) };
+function decodeJob({ contents, maxFiles, maxXmlBytes }: DecodeJob): Transferred<DecodeOutcome> | DecodeOutcome {
+  try {
+    const files: DecodedFile[] = decodeContents(contents, { maxFiles, ...(maxXmlBytes === undefined ? {} : { maxXmlBytes }) }).map((file) => ({ ...file, bytes: ownBuffer(file.bytes) }));
+    return transferred({ ok: true, files }, files.map((file) => file.bytes.buffer));
+  } catch (error) {
+    // decodeContents throws only the caller's mistakes (400); anything else is a fault for the main thread to report as 500
+    return isAppError(error) && error.status === 400 ? { ok: false, badRequest: error.message } : { ok: false, fault: error instanceof Error ? error.message : String(error) };
+  }
 }
-parentPort!.postMessage(outcome, transfer);
+
+serveTasks<DecodeJob>({ run: decodeJob });

@@ -7,12 +7,11 @@
  * Pages come back packed and are unpacked a line per step (paced), so a
  * sheet of 200,000 words never holds the loop in one piece.
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { AppError, badRequest } from '../errors.js';
 import type { Page } from '../document/document.js';
+import { ThreadPool } from '../threads/pool.js';
+import { taskThreads } from '../threads/task-thread.js';
 import { deadline } from '../util/deadline.js';
-import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
 import { Pacer, runPaced } from '../util/paced.js';
 import { dataField, type DecodedFile } from './decode.js';
 import { unpackingPage } from './document-pack.js';
@@ -23,7 +22,6 @@ export interface FormatReaderOptions {
   workers: number;
   /** A task still unfinished after this long is stopped (its thread replaced). */
   taskTimeoutMs?: number;
-  onWorkerError?: (error: unknown) => void;
 }
 
 export interface FormatFileReading {
@@ -35,21 +33,20 @@ const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 const IDLE_WORKER_EXIT_MS = 60_000;
 
 export class FormatReader {
-  private readonly pool: Piscina;
+  private readonly pool: ThreadPool<FormatTask, FormatOutcome>;
   private readonly taskTimeoutMs: number;
 
   constructor(options: FormatReaderOptions) {
     this.taskTimeoutMs = options.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
-    this.pool = new Piscina({
-      filename: fileURLToPath(new URL('./formats-worker.js', import.meta.url)),
-      minThreads: 0,
+    this.pool = new ThreadPool({
+      label: 'formats',
+      // the file's bytes are a private copy: moved to the thread, not cloned again
+      start: taskThreads<FormatTask, FormatOutcome>(new URL('./formats-worker.js', import.meta.url), { prepare: (task) => ({ task, transfer: [task.bytes.buffer] }) }),
       maxThreads: options.workers,
-      idleTimeout: IDLE_WORKER_EXIT_MS,
-      concurrentTasksPerWorker: 1,
-      execArgv: [...ESM_WORKER_EXEC_ARGV],
+      idleMs: IDLE_WORKER_EXIT_MS,
+      // a parser deep in a hostile file is not interrupted: an aborted or timed-out task ends its thread
+      runningAbort: 'stop',
     });
-    // a thread dying between tasks must not crash the process
-    this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
   }
 
   /** The file's pages (and an e-mail's attachments); a 400 naming the file when it cannot be read or passes a limit. */
@@ -58,7 +55,7 @@ export class FormatReader {
     const limit = deadline(this.taskTimeoutMs, signal ? [signal] : []);
     let outcome: FormatOutcome;
     try {
-      outcome = await this.pool.run(task, { signal: limit.signal, transferList: [task.bytes.buffer as ArrayBuffer] });
+      outcome = await this.pool.run(task, limit.signal);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (limit.expired()) throw new AppError('timeout', `${label}: reading the ${file.mimeType} file took longer than ${this.taskTimeoutMs / 1000} s`, { cause: error });
@@ -77,10 +74,11 @@ export class FormatReader {
   }
 
   status(): { workers: number; queued: number } {
-    return { workers: this.pool.threads.length, queued: this.pool.queueSize };
+    const { workers, queued } = this.pool.status();
+    return { workers, queued };
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }

@@ -1,11 +1,11 @@
 /**
- * Piscina worker of formats-thread.ts: a file of a type without printed
+ * The thread of formats-thread.ts's pool: a file of a type without printed
  * pages read (ingest/formats/): unzipping, XML, HTML, CSV and e-mail parsing
  * grow with the caller's bytes, so none of it runs on the event loop. Pages
  * go back packed (document-pack.ts), their buffers and the attachments'
  * bytes moved, not copied; failures go back as data.
  */
-import { transferred } from './transferred.js';
+import { serveTasks, transferred } from '../threads/serve-tasks.js';
 import { packPage } from './document-pack.js';
 import type { FormatOutcome, FormatTask } from './formats-protocol.js';
 import { TooManyWords } from './formats/page-builder.js';
@@ -31,7 +31,9 @@ async function outcomeOf(task: FormatTask): Promise<{ outcome: FormatOutcome; bu
   }
 }
 
-export default async function readFormatTask(task: FormatTask): Promise<FormatOutcome> {
+async function readFormatTask(task: FormatTask): Promise<unknown> {
   const { outcome, buffers } = await outcomeOf(task);
   return transferred(outcome, buffers);
 }
+
+serveTasks<FormatTask>({ run: readFormatTask });

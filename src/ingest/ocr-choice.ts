@@ -56,7 +56,7 @@ export async function filesForLanguages(config: Pick<OcrConfig, 'langs'>, files:
   if (!files.quickRecogniser || !files.quickDictionary) return { files, note: '' };
   const coverage = coverageOf(config.langs, await readDictionary(files.quickDictionary));
   if (isComplete(coverage)) return { files, note: '' };
-  const { quickRecogniser: _recogniser, quickDictionary: _dictionary, ...full } = files;
+  const { quickRecogniser: _recogniser, quickDictionary: _dictionary, jointRecognisers: _joint, ...full } = files;
   return { files: full, note: `; its quick recogniser cannot write ${describeGaps(coverage)}, so the full recogniser reads every line` };
 }
 

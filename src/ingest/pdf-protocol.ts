@@ -67,7 +67,7 @@ export interface PackedEInvoice {
 }
 
 
-/** What a pdf.js thread is started with (piscina's workerData). */
+/** What a pdf.js thread is started with (its pool thread data, serve-tasks.ts). */
 export interface PdfThreadData {
   /** Readings of the generated invoice the thread makes before it takes its first task (PDF_THREAD_WARM_UP). */
   warmUpReadings: number;

@@ -1,5 +1,5 @@
 /**
- * Piscina worker: every pdf.js call happens here, because pdf.js parses and
+ * A pdf.js thread (pdf.ts's pool): every pdf.js call happens here, because pdf.js parses and
  * renders on the calling thread in Node and would block the event loop; so
  * does reading e-invoice XML (a PDF's attachment or a file of its own,
  * einvoice/), whose parsing grows with the bytes.
@@ -9,8 +9,6 @@
 // first: it keeps the thread's builtins before pdf.js's core-js replaces them (pdfjs-builtins.ts)
 import { restoreNativeBuiltins } from './pdfjs-builtins.js';
 import { BroadcastChannel } from 'node:worker_threads';
-import { workerData } from 'piscina';
-import { transferred } from './transferred.js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
@@ -27,6 +25,7 @@ import { eInvoicePage } from './einvoice/page.js';
 import { readEInvoiceXml } from './einvoice/read.js';
 import { XmlProblem } from './einvoice/xml.js';
 import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from './warm-up-pdf.js';
+import { poolThreadData, serveTasks, transferred, type Transferred } from '../threads/serve-tasks.js';
 
 // Registering the worker module up front makes pdf.js use it in-thread (its
 // "fake worker") at once instead of importing it lazily on the first document.
@@ -226,7 +225,8 @@ async function settledTask(task: PdfTask): Promise<{ outcome: TaskOutcome; buffe
   }
 }
 
-export default async function runPdfTask(task: PdfTask): Promise<TaskOutcome> {
+/** A task's outcome, its typed arrays handed to the main thread without a copy. */
+async function runPdfTask(task: PdfTask): Promise<Transferred<TaskOutcome>> {
   const { outcome, buffers } = await settledTask(task);
   return transferred(outcome, buffers);
 }
@@ -253,11 +253,13 @@ async function warmUp({ warmUpReadings, maxStreamBytes }: PdfThreadData): Promis
   return { readings, ms: Math.round(performance.now() - started), ...(failure === undefined ? {} : { failure }) };
 }
 
-// piscina reports the thread ready, and hands it a task, once this module has loaded
-if (workerData) {
-  const data = workerData as PdfThreadData;
+/** The warm-up, reported on the pool's channel, before the thread says it is ready for its first task. */
+async function startThread(data: PdfThreadData): Promise<void> {
   const report = await warmUp(data);
   const channel = new BroadcastChannel(data.reportChannel);
   channel.postMessage(report);
   channel.close();
 }
+
+const threadData = poolThreadData<PdfThreadData>();
+serveTasks<PdfTask>({ start: () => (threadData ? startThread(threadData) : undefined), run: runPdfTask });

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { DEFAULT_MAX_PDF_STREAM_MB } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
@@ -13,8 +11,9 @@ import { Pacer, runPaced, type PacedWork } from '../util/paced.js';
 import type { Page } from '../document/document.js';
 import { E_INVOICE_ROOTS } from './einvoice/read.js';
 import type { GreyRaster } from '../document/raster.js';
-import { ESM_WORKER_EXEC_ARGV } from '../util/esm-worker.js';
 import { deadline } from '../util/deadline.js';
+import { ThreadPool } from '../threads/pool.js';
+import { taskThreads } from '../threads/task-thread.js';
 
 export type { PdfTextPage } from './pdf-protocol.js';
 
@@ -40,8 +39,6 @@ export interface PdfProcessorOptions {
   maxStreamBytes?: number;
   /** A task still unfinished after this long is stopped (its worker is replaced); a net under the request timeout. */
   taskTimeoutMs?: number;
-  /** Told about worker failures that no task was waiting for (the worker is replaced); e.g. log them. */
-  onWorkerError?: (error: unknown) => void;
   /** Readings of a generated invoice each thread makes when it starts, before its first task (pdf-worker.ts; PDF_THREAD_WARM_UP). 0, the default: none. */
   warmUpReadings?: number;
   /** Told how each thread's warm-up went; e.g. log it. */
@@ -141,10 +138,8 @@ export function* unpackingTextPage({ texts, boxes, lineLengths, ...page }: Packe
  * and opens the document afresh; nothing is cached between tasks.
  */
 export class PdfProcessor {
-  private readonly pool: Piscina;
+  private readonly pool: ThreadPool<PdfTask, PdfOutcome<unknown>>;
   private readonly options: PdfProcessorOptions & { taskTimeoutMs: number; maxStreamBytes: number };
-  /** Tasks handed to piscina and not yet settled: running on a worker or in its queue. */
-  private inFlight = 0;
   /** Where the threads report their warm-up (none without one). */
   private readonly warmUpReports?: BroadcastChannel;
 
@@ -158,18 +153,19 @@ export class PdfProcessor {
       reports.unref();
       this.warmUpReports = reports;
     }
-    this.pool = new Piscina({
-      filename: fileURLToPath(new URL('./pdf-worker.js', import.meta.url)),
-      minThreads: 0,
+    this.pool = new ThreadPool({
+      label: 'pdf.js',
+      start: taskThreads<PdfTask, PdfOutcome<unknown>>(new URL('./pdf-worker.js', import.meta.url), {
+        data: threadData,
+        resourceLimits: { maxYoungGenerationSizeMb: PDF_THREAD_YOUNG_GENERATION_MB },
+        // The bytes are a private copy (pdf.js takes ownership of its input), so they are moved, not cloned again.
+        prepare: (task) => ({ task, transfer: [task.bytes.buffer] }),
+      }),
       maxThreads: options.workers,
-      idleTimeout: IDLE_WORKER_EXIT_MS,
-      concurrentTasksPerWorker: 1,
-      workerData: threadData,
-      execArgv: [...ESM_WORKER_EXEC_ARGV],
-      resourceLimits: { maxYoungGenerationSizeMb: PDF_THREAD_YOUNG_GENERATION_MB },
+      idleMs: IDLE_WORKER_EXIT_MS,
+      // pdf.js cannot be interrupted: an aborted or timed-out task ends its thread
+      runningAbort: 'stop',
     });
-    // Without a listener, an 'error' event (a worker dying between tasks) would crash the process.
-    this.pool.on('error', (error: unknown) => options.onWorkerError?.(error));
   }
 
   /**
@@ -210,13 +206,12 @@ export class PdfProcessor {
 
   /** For metrics: worker threads, how many run a task now, how many tasks wait. */
   status(): { workers: number; busy: number; queued: number } {
-    const workers = this.pool.threads.length;
-    const queued = this.pool.queueSize;
-    return { workers, busy: Math.min(workers, Math.max(0, this.inFlight - queued)), queued };
+    const { workers, busy, queued } = this.pool.status();
+    return { workers, busy, queued };
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
     this.warmUpReports?.close();
   }
 
@@ -229,10 +224,8 @@ export class PdfProcessor {
   private async outcomeOf<T>(file: DecodedFile, task: PdfTask, signal: AbortSignal | undefined): Promise<PdfOutcome<T>> {
     const limit = deadline(this.options.taskTimeoutMs, signal ? [signal] : []);
     let outcome: PdfOutcome<T>;
-    this.inFlight++;
     try {
-      // The bytes are a private copy (pdf.js takes ownership of its input), so they are moved, not cloned again.
-      outcome = await this.pool.run(task, { signal: limit.signal, transferList: [task.bytes.buffer as ArrayBuffer] });
+      outcome = (await this.pool.run(task, limit.signal)) as PdfOutcome<T>;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (limit.expired()) {
@@ -243,7 +236,6 @@ export class PdfProcessor {
       throw new AppError('internal', `${dataField(file)}: ${file.mimeType === 'application/pdf' ? 'PDF' : 'XML'} processing failed`, { cause: error });
     } finally {
       limit.clear();
-      this.inFlight--;
     }
     return outcome;
   }

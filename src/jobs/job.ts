@@ -6,10 +6,12 @@
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export type FinalStatus = Extract<JobStatus, 'succeeded' | 'failed' | 'canceled'>;
+/** The statuses a job ends in: it never leaves one (redis-store.ts's scripts are written from this list too). */
+export const FINAL_STATUSES = ['succeeded', 'failed', 'canceled'] as const satisfies readonly JobStatus[];
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 export function isFinal(status: JobStatus): status is FinalStatus {
-  return status === 'succeeded' || status === 'failed' || status === 'canceled';
+  return (FINAL_STATUSES as readonly JobStatus[]).includes(status);
 }
 
 /** Where a running job is: reading pages (pdf.js, OCR), then the engine reading the document. */
@@ -21,6 +23,9 @@ export interface JobProgress {
   /** Unknown (null) until the files were opened. */
   pagesTotal: number | null;
 }
+
+/** The progress of a job waiting for a worker (new, or handed back). */
+export const QUEUED_PROGRESS: JobProgress = Object.freeze({ stage: 'queued', pagesDone: 0, pagesTotal: null });
 
 /** The body a synchronous request would have been answered with, and its status. */
 export interface JobError {
@@ -60,7 +65,7 @@ export function newRecord(job: NewJob, resultTtlMs: number): JobRecord {
   return {
     ...job,
     status: 'queued',
-    progress: { stage: 'queued', pagesDone: 0, pagesTotal: null },
+    progress: QUEUED_PROGRESS,
     attempts: 0,
     startedAt: null,
     finishedAt: null,

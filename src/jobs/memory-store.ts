@@ -1,8 +1,6 @@
-import { EventEmitter, once } from 'node:events';
 import type { ExtractionRequest } from '../pipeline.js';
-import { deadline } from '../util/deadline.js';
 import { isFinal, type JobProgress, type JobRecord } from './job.js';
-import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
+import { endedRecord, JobNews, recordExpired, requeuedFields, resultExpired, RUNNING_STATUS, startedFields, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 interface Entry {
   record: JobRecord;
@@ -24,11 +22,10 @@ export class MemoryJobStore implements JobStore {
   private readonly entries = new Map<string, Entry>();
   /** `${owner} ${key}` -> [body hash, job id] */
   private readonly idempotency = new Map<string, [string, string]>();
-  private readonly events = new EventEmitter();
+  private readonly news = new JobNews();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
-    this.events.setMaxListeners(0);
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
@@ -52,7 +49,7 @@ export class MemoryJobStore implements JobStore {
 
   async result(id: string): Promise<Buffer | undefined> {
     const entry = this.live(id);
-    return entry && entry.record.expiresAt > this.now() ? entry.result : undefined;
+    return entry && !resultExpired(entry.record, this.now()) ? entry.result : undefined;
   }
 
   async pendingCount(): Promise<number> {
@@ -73,8 +70,8 @@ export class MemoryJobStore implements JobStore {
   async start(id: string): Promise<JobRecord | undefined> {
     const entry = this.live(id);
     if (!entry || isFinal(entry.record.status)) return undefined;
-    entry.record = { ...entry.record, status: 'running', startedAt: this.now(), attempts: entry.record.attempts + 1, progress: { stage: 'reading', pagesDone: 0, pagesTotal: null } };
-    this.changed(id);
+    entry.record = { ...entry.record, ...startedFields(this.now()), attempts: entry.record.attempts + 1 };
+    this.news.changed(id);
     return { ...entry.record };
   }
 
@@ -84,16 +81,16 @@ export class MemoryJobStore implements JobStore {
 
   async progress(id: string, progress: JobProgress): Promise<void> {
     const entry = this.live(id);
-    if (!entry || entry.record.status !== 'running') return;
+    if (!entry || entry.record.status !== RUNNING_STATUS) return;
     entry.record = { ...entry.record, progress };
-    this.changed(id);
+    this.news.changed(id);
   }
 
   async requeue(id: string): Promise<void> {
     const entry = this.live(id);
-    if (!entry || isFinal(entry.record.status)) return;
-    entry.record = { ...entry.record, status: 'queued', progress: { stage: 'queued', pagesDone: 0, pagesTotal: null } };
-    this.changed(id);
+    if (!entry || entry.record.status !== RUNNING_STATUS) return;
+    entry.record = { ...entry.record, ...requeuedFields() };
+    this.news.changed(id);
   }
 
   async finish(id: string, end: JobEnd, resultTtlMs: number): Promise<JobRecord | undefined> {
@@ -102,7 +99,7 @@ export class MemoryJobStore implements JobStore {
     entry.record = endedRecord(entry.record, end.status, this.now(), resultTtlMs, end.status === 'failed' ? end.error : null);
     entry.input = undefined;
     if (end.status === 'succeeded') entry.result = Buffer.from(end.result);
-    this.changed(id);
+    this.news.changed(id);
     return { ...entry.record };
   }
 
@@ -113,39 +110,28 @@ export class MemoryJobStore implements JobStore {
     entry.result = undefined;
     if (isFinal(entry.record.status)) return { record: { ...entry.record }, canceled: false };
     entry.record = endedRecord(entry.record, 'canceled', this.now(), resultTtlMs, null);
-    this.changed(id);
-    this.events.emit('cancel', id);
+    this.news.changed(id);
+    this.news.canceled(id);
     return { record: { ...entry.record }, canceled: true };
   }
 
-  async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
-    const limit = deadline(ms, [signal]);
-    try {
-      await once(this.events, `changed ${id}`, { signal: limit.signal });
-    } catch {
-      // the wait ran out or the caller left: the record is read again either way
-    } finally {
-      limit.clear();
-    }
+  waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    return this.news.waitForChange(id, ms, signal);
   }
 
   onCancel(listener: (id: string) => void): () => void {
-    this.events.on('cancel', listener);
-    return () => this.events.off('cancel', listener);
+    return this.news.onCancel(listener);
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-  }
-
-  private changed(id: string): void {
-    this.events.emit(`changed ${id}`);
+    this.news.close();
   }
 
   /** The entry unless its tombstone ran out too. */
   private live(id: string): Entry | undefined {
     const entry = this.entries.get(id);
-    if (entry && isFinal(entry.record.status) && entry.record.expiresAt + TOMBSTONE_MS <= this.now()) {
+    if (entry && recordExpired(entry.record, this.now())) {
       this.drop(id, entry);
       return undefined;
     }
@@ -160,9 +146,8 @@ export class MemoryJobStore implements JobStore {
   private sweep(): void {
     const now = this.now();
     for (const [id, entry] of this.entries) {
-      if (!isFinal(entry.record.status)) continue;
-      if (entry.record.expiresAt <= now) entry.result = undefined;
-      if (entry.record.expiresAt + TOMBSTONE_MS <= now) this.drop(id, entry);
+      if (resultExpired(entry.record, now)) entry.result = undefined;
+      if (recordExpired(entry.record, now)) this.drop(id, entry);
     }
   }
 }

@@ -1,10 +1,8 @@
-import { EventEmitter, once } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { ExtractionRequest } from '../pipeline.js';
-import { deadline } from '../util/deadline.js';
-import type { JobProgress, JobRecord, JobStatus } from './job.js';
+import { FINAL_STATUSES, QUEUED_PROGRESS, type JobProgress, type JobRecord, type JobStatus } from './job.js';
 import { inputBytes, requestFromInputBytes } from './input-bytes.js';
-import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
+import { endedFields, endedRecord, JobNews, recordTtlMs, requeuedFields, RUNNING_STATUS, startedFields, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 /**
  * Jobs in Redis, shared by every replica and worker. A record is a small
@@ -15,8 +13,12 @@ import { endedRecord, TOMBSTONE_MS, type CreateOutcome, type IdempotencyClaim, t
  * its changes are published on a channel for long polls and cancels.
  */
 
-/** Lua: 1 when the status is final. */
-const FINAL = `local function final(s) return s == 'succeeded' or s == 'failed' or s == 'canceled' end`;
+/** Lua: true when the status is one a job ends in (FINAL_STATUSES). */
+const FINAL = `local function final(s) return ${FINAL_STATUSES.map((status) => `s == '${status}'`).join(' or ')} end`;
+/** Lua: answers nil unless the record (KEYS[1]) exists and its job has not ended, so that a job ends once. */
+const ONLY_WHILE_OPEN = `${FINAL}
+      local status = redis.call('HGET', KEYS[1], 'status')
+      if not status or final(status) then return nil end`;
 
 const SCRIPTS = {
   // KEYS: record, input, pending, idempotency ('' when none); ARGV: id, createdAt, body hash, input, then field/value pairs
@@ -39,15 +41,13 @@ const SCRIPTS = {
       redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
       return {'created', ARGV[1]}`,
   },
-  // KEYS: record; ARGV: startedAt, worker, progress, changed channel, id
+  // KEYS: record; ARGV: changed channel, id, then field/value pairs
   jobStart: {
     numberOfKeys: 1,
-    lua: `${FINAL}
-      local status = redis.call('HGET', KEYS[1], 'status')
-      if not status or final(status) then return nil end
-      redis.call('HSET', KEYS[1], 'status', 'running', 'startedAt', ARGV[1], 'worker', ARGV[2], 'progress', ARGV[3])
+    lua: `${ONLY_WHILE_OPEN}
+      redis.call('HSET', KEYS[1], unpack(ARGV, 3))
       redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-      redis.call('PUBLISH', ARGV[4], ARGV[5])
+      redis.call('PUBLISH', ARGV[1], ARGV[2])
       return redis.call('HGETALL', KEYS[1])`,
   },
   // KEYS: record; ARGV: status it must have, field/value pairs..., changed channel, id (the last two)
@@ -62,9 +62,7 @@ const SCRIPTS = {
   // KEYS: record, input, result, pending; ARGV: id, result ('' for none), result ttl ms, record ttl ms, changed channel, then field/value pairs
   jobFinish: {
     numberOfKeys: 4,
-    lua: `${FINAL}
-      local status = redis.call('HGET', KEYS[1], 'status')
-      if not status or final(status) then return nil end
+    lua: `${ONLY_WHILE_OPEN}
       redis.call('HSET', KEYS[1], unpack(ARGV, 6))
       if ARGV[2] ~= '' then redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3]) end
       redis.call('DEL', KEYS[2])
@@ -118,7 +116,7 @@ function parseRecord(id: string, hash: Record<string, string>): JobRecord | unde
     id,
     owner: hash.owner ?? '',
     status: hash.status as JobStatus,
-    progress: json('progress', { stage: 'queued', pagesDone: 0, pagesTotal: null }),
+    progress: json('progress', QUEUED_PROGRESS),
     attempts: Number(hash.attempts ?? 0),
     createdAt: Number(hash.createdAt),
     startedAt: json('startedAt', null),
@@ -143,19 +141,18 @@ export interface RedisJobStoreOptions {
 export class RedisJobStore implements JobStore {
   readonly kind = 'redis';
   private readonly client: ScriptClient;
-  private readonly events = new EventEmitter();
+  private readonly news = new JobNews();
   private readonly changedChannel: string;
   private readonly cancelChannel: string;
 
   constructor(private readonly options: RedisJobStoreOptions) {
     for (const [name, script] of Object.entries(SCRIPTS)) options.client.defineCommand(name, script);
     this.client = options.client as ScriptClient;
-    this.events.setMaxListeners(0);
     this.changedChannel = `${options.prefix}:jobs:changed`;
     this.cancelChannel = `${options.prefix}:jobs:cancel`;
     options.subscriber.on('message', (channel: string, id: string) => {
-      if (channel === this.changedChannel) this.events.emit(`changed ${id}`);
-      else if (channel === this.cancelChannel) this.events.emit('cancel', id);
+      if (channel === this.changedChannel) this.news.changed(id);
+      else if (channel === this.cancelChannel) this.news.canceled(id);
     });
     // ioredis subscribes again after a reconnect; nothing waits for this answer (seen never to come when the first connect failed)
     options.subscriber.subscribe(this.changedChannel, this.cancelChannel).catch(() => undefined);
@@ -199,8 +196,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async start(id: string, worker: string): Promise<JobRecord | undefined> {
-    const progress: JobProgress = { stage: 'reading', pagesDone: 0, pagesTotal: null };
-    const hash = await this.client.jobStart(this.key(id), Date.now(), worker, JSON.stringify(progress), this.changedChannel, id);
+    const hash = await this.client.jobStart(this.key(id), this.changedChannel, id, ...fields(startedFields(Date.now())), 'worker', worker);
     return hash ? parseRecord(id, pairs(hash)) : undefined;
   }
 
@@ -210,23 +206,21 @@ export class RedisJobStore implements JobStore {
   }
 
   async progress(id: string, progress: JobProgress): Promise<void> {
-    await this.client.jobUpdateIf(this.key(id), 'running', 'progress', JSON.stringify(progress), this.changedChannel, id);
+    await this.client.jobUpdateIf(this.key(id), RUNNING_STATUS, ...fields({ progress }), this.changedChannel, id);
   }
 
   async requeue(id: string): Promise<void> {
-    const progress: JobProgress = { stage: 'queued', pagesDone: 0, pagesTotal: null };
-    await this.client.jobUpdateIf(this.key(id), 'running', 'status', 'queued', 'progress', JSON.stringify(progress), this.changedChannel, id);
+    await this.client.jobUpdateIf(this.key(id), RUNNING_STATUS, ...fields(requeuedFields()), this.changedChannel, id);
   }
 
   async finish(id: string, end: JobEnd, resultTtlMs: number): Promise<JobRecord | undefined> {
     const current = await this.get(id);
     if (!current) return undefined;
     const ended = endedRecord(current, end.status, Date.now(), resultTtlMs, end.status === 'failed' ? end.error : null);
-    const { status, finishedAt, expiresAt, error, progress } = ended;
     const hash = await this.client.jobFinish(
       this.key(id), this.key(id, 'input'), this.key(id, 'result'), this.pendingKey,
-      id, end.status === 'succeeded' ? end.result : '', resultTtlMs, resultTtlMs + TOMBSTONE_MS, this.changedChannel,
-      ...fields({ status, finishedAt, expiresAt, error, progress }),
+      id, end.status === 'succeeded' ? end.result : '', resultTtlMs, recordTtlMs(resultTtlMs), this.changedChannel,
+      ...fields(endedFields(ended)),
     );
     return hash ? parseRecord(id, pairs(hash)) : undefined;
   }
@@ -235,34 +229,25 @@ export class RedisJobStore implements JobStore {
     const current = await this.get(id);
     if (!current) return undefined;
     const ended = endedRecord(current, 'canceled', Date.now(), resultTtlMs, null);
-    const { status, finishedAt, expiresAt, progress } = ended;
     const answer = (await this.client.jobCancel(
       this.key(id), this.key(id, 'input'), this.key(id, 'result'), this.pendingKey,
-      id, resultTtlMs + TOMBSTONE_MS, this.changedChannel, this.cancelChannel,
-      ...fields({ status, finishedAt, expiresAt, progress }),
+      id, recordTtlMs(resultTtlMs), this.changedChannel, this.cancelChannel,
+      ...fields(endedFields(ended)),
     )) as [number, unknown] | null;
     if (!answer) return undefined;
     const record = parseRecord(id, pairs(answer[1]));
     return record && { record, canceled: answer[0] === 1 };
   }
 
-  async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
-    const limit = deadline(ms, [signal]);
-    try {
-      await once(this.events, `changed ${id}`, { signal: limit.signal });
-    } catch {
-      // the wait ran out or the caller left: the record is read again either way
-    } finally {
-      limit.clear();
-    }
+  waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    return this.news.waitForChange(id, ms, signal);
   }
 
   onCancel(listener: (id: string) => void): () => void {
-    this.events.on('cancel', listener);
-    return () => this.events.off('cancel', listener);
+    return this.news.onCancel(listener);
   }
 
   async close(): Promise<void> {
-    this.events.removeAllListeners();
+    this.news.close();
   }
 }

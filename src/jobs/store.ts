@@ -1,5 +1,7 @@
+import { EventEmitter, once } from 'node:events';
 import type { ExtractionRequest } from '../pipeline.js';
-import type { FinalStatus, JobError, JobProgress, JobRecord } from './job.js';
+import { deadline } from '../util/deadline.js';
+import { isFinal, QUEUED_PROGRESS, type FinalStatus, type JobError, type JobProgress, type JobRecord, type JobStatus } from './job.js';
 
 /**
  * Where jobs are kept: the records, the inputs until a job ends, the results
@@ -64,7 +66,31 @@ export interface JobStore {
   close(): Promise<void>;
 }
 
-/** What finish() writes into the record. */
+/*
+ * What both stores decide the same way, written once. Each change of state
+ * has a condition on the status the job has (in memory checked in place; in
+ * Redis inside the change's Lua script, written from the same lists) and the
+ * fields it writes.
+ */
+
+/*
+ * A job is started, finished or canceled only while it has not ended
+ * (isFinal, FINAL_STATUSES); its progress is reported, and it is handed back,
+ * only in this status, while a worker runs it.
+ */
+export const RUNNING_STATUS = 'running' satisfies JobStatus;
+
+/** What start() writes (attempts goes up by one besides: Redis counts it in the script, so that two starts never both write 1). */
+export function startedFields(now: number): Pick<JobRecord, 'status' | 'startedAt' | 'progress'> {
+  return { status: 'running', startedAt: now, progress: { stage: 'reading', pagesDone: 0, pagesTotal: null } };
+}
+
+/** What requeue() writes: waiting for a worker again. */
+export function requeuedFields(): Pick<JobRecord, 'status' | 'progress'> {
+  return { status: 'queued', progress: QUEUED_PROGRESS };
+}
+
+/** What finish() and cancel() write into the record. */
 export function endedRecord(record: JobRecord, status: FinalStatus, now: number, resultTtlMs: number, error: JobError | null): JobRecord {
   const pagesDone = record.progress.pagesDone;
   return {
@@ -75,4 +101,69 @@ export function endedRecord(record: JobRecord, status: FinalStatus, now: number,
     error,
     progress: { stage: 'done', pagesDone, pagesTotal: record.progress.pagesTotal ?? (status === 'succeeded' ? pagesDone : null) },
   };
+}
+
+/** The fields endedRecord changes, for a store that writes only those. */
+export function endedFields(record: JobRecord): Pick<JobRecord, 'status' | 'finishedAt' | 'expiresAt' | 'error' | 'progress'> {
+  const { status, finishedAt, expiresAt, error, progress } = record;
+  return { status, finishedAt, expiresAt, error, progress };
+}
+
+/**
+ * Expiry: an ended job's result can be fetched until `expiresAt`; its record
+ * stays TOMBSTONE_MS longer, so that the id answers 410 rather than 404.
+ */
+export function resultExpired(record: JobRecord, now: number): boolean {
+  return isFinal(record.status) && record.expiresAt <= now;
+}
+
+export function recordExpired(record: JobRecord, now: number): boolean {
+  return isFinal(record.status) && record.expiresAt + TOMBSTONE_MS <= now;
+}
+
+/** How long an ended record is kept, from its end (Redis sets it as the keys' time to live). */
+export function recordTtlMs(resultTtlMs: number): number {
+  return resultTtlMs + TOMBSTONE_MS;
+}
+
+/**
+ * The news that a job changed or was canceled, as this process hears it:
+ * the memory store tells it itself, the Redis store from its channels (so
+ * from every replica). Long polls wait on it; workers hear cancels.
+ */
+export class JobNews {
+  private readonly events = new EventEmitter();
+
+  constructor() {
+    this.events.setMaxListeners(0);
+  }
+
+  changed(id: string): void {
+    this.events.emit(`changed ${id}`);
+  }
+
+  canceled(id: string): void {
+    this.events.emit('cancel', id);
+  }
+
+  /** Resolves when the job changes (status or progress), after `ms`, or when `signal` aborts. */
+  async waitForChange(id: string, ms: number, signal: AbortSignal): Promise<void> {
+    const limit = deadline(ms, [signal]);
+    try {
+      await once(this.events, `changed ${id}`, { signal: limit.signal });
+    } catch {
+      // the wait ran out or the caller left: the record is read again either way
+    } finally {
+      limit.clear();
+    }
+  }
+
+  onCancel(listener: (id: string) => void): () => void {
+    this.events.on('cancel', listener);
+    return () => this.events.off('cancel', listener);
+  }
+
+  close(): void {
+    this.events.removeAllListeners();
+  }
 }

@@ -38,6 +38,25 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
+/**
+ * A redis-server for a suite: started before its tests (which are skipped,
+ * saying why, where none is installed) and stopped after them.
+ */
+export function redisForSuite(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  before(async function () {
+    if (!redisInstalled()) {
+      console.log(`      ${NO_REDIS}`);
+      this.skip();
+    }
+    redis = await startRedis();
+  });
+  after(async () => {
+    await redis?.close();
+  });
+  return () => redis!;
+}
+
 export async function startRedis(extra: string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'docshape-redis-'));

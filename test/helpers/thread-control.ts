@@ -2,11 +2,11 @@
  * Loaded into a service process by fault tests (node --import): records every
  * worker thread as it is created and, over IPC, counts the live ones or
  * terminates them by kind, so a test can kill an OCR or pdf.js worker in the
- * middle of a page. Kinds come from where a thread was created: 'watchdog'
- * (util/loop-watchdog), 'schema' (extract/schema-compile-thread: started by a
- * new schema, ended when idle), 'pool' (Piscina: the pdf.js pool, and the
- * rules engine's when EXTRACTOR=rules), 'ocr' (any other: the OCR engine's
- * workers).
+ * middle of a page. Kinds come from the module a thread runs: 'watchdog'
+ * (util/loop-watchdog-thread), 'schema' (extract/schema-compile-worker: started
+ * by a new schema, ended when idle), 'pool' (the pdf.js threads, and the rules
+ * engine's when EXTRACTOR=rules), 'decode' (large base64, a thread per request),
+ * 'ocr' (any other: the OCR engine's workers, ours or tesseract.js's).
  *
  * 'kill-on-job' arms a kill for the next message a thread of that kind is sent
  * (the next page handed to it): the thread is terminated right after the page
@@ -18,7 +18,7 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type { Worker as WorkerType, WorkerOptions } from 'node:worker_threads';
 
-export type ThreadKind = 'ocr' | 'pool' | 'watchdog' | 'schema';
+export type ThreadKind = 'ocr' | 'pool' | 'watchdog' | 'schema' | 'decode';
 export type ThreadCommand = { command: 'count' } | { command: 'kill'; kind: ThreadKind } | { command: 'kill-on-job'; kind: ThreadKind };
 export interface ThreadReply {
   counts: Record<ThreadKind, number>;
@@ -29,10 +29,11 @@ const threads = createRequire(import.meta.url)('node:worker_threads') as typeof 
 const live = new Map<WorkerType, ThreadKind>();
 let killOnJob: ThreadKind | undefined;
 
-function kindOf(stack: string): ThreadKind {
-  if (stack.includes('loop-watchdog')) return 'watchdog';
-  if (stack.includes('schema-compile-thread')) return 'schema';
-  if (stack.includes('piscina')) return 'pool';
+function kindOf(module: string): ThreadKind {
+  if (module.includes('loop-watchdog')) return 'watchdog';
+  if (module.includes('schema-compile-worker')) return 'schema';
+  if (module.includes('pdf-worker') || module.includes('rules-worker')) return 'pool';
+  if (module.includes('decode-worker')) return 'decode';
   return 'ocr';
 }
 
@@ -40,12 +41,7 @@ const Original = threads.Worker;
 class TrackedWorker extends Original {
   constructor(filename: string | URL, options?: WorkerOptions) {
     super(filename, options);
-    // deep enough to reach past Piscina's frames to the module that asked for the thread
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 50;
-    const stack = new Error().stack ?? '';
-    Error.stackTraceLimit = limit;
-    live.set(this, kindOf(stack));
+    live.set(this, kindOf(String(filename)));
     this.once('exit', () => live.delete(this));
   }
 
@@ -61,7 +57,7 @@ threads.Worker = TrackedWorker as typeof threads.Worker;
 syncBuiltinESMExports();
 
 function counts(): Record<ThreadKind, number> {
-  const result: Record<ThreadKind, number> = { ocr: 0, pool: 0, watchdog: 0, schema: 0 };
+  const result: Record<ThreadKind, number> = { ocr: 0, pool: 0, watchdog: 0, schema: 0, decode: 0 };
   for (const kind of live.values()) result[kind]++;
   return result;
 }

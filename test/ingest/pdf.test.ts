@@ -329,9 +329,9 @@ describe('PdfProcessor', function () {
 
     it("runs pdf.js on threads whose V8 young generation is capped (a thread's memory, README \"Memory\")", () => {
       // the pool is private: its threads are read here only to see what the process asked V8 for
-      const { pool } = processor as unknown as { pool: { threads: { resourceLimits?: { maxYoungGenerationSizeMb?: number } }[] } };
+      const { pool } = processor as unknown as { pool: { threads: { worker: { resourceLimits?: { maxYoungGenerationSizeMb?: number } } }[] } };
       expect(pool.threads.length).to.be.above(0);
-      for (const thread of pool.threads) expect(thread.resourceLimits?.maxYoungGenerationSizeMb).to.equal(PDF_THREAD_YOUNG_GENERATION_MB);
+      for (const thread of pool.threads) expect(thread.worker.resourceLimits?.maxYoungGenerationSizeMb).to.equal(PDF_THREAD_YOUNG_GENERATION_MB);
     });
 
     it('keeps working after failures (workers survive)', async () => {

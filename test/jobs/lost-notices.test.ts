@@ -18,7 +18,7 @@ import { collectGarbage } from '../../src/util/collect-garbage.js';
 import type { Engine } from '../../src/extract/engine.js';
 import { makeInvoicePdf } from '../fixtures/pdfs.js';
 import { closeSharedServices, sharedServices } from '../helpers/test-server.js';
-import { freePort, NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { freePort, redisForSuite } from '../helpers/redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -132,21 +132,11 @@ describe('jobs when change and cancel notices are lost', function () {
   });
 
   describe('on Redis', () => {
-    let redis: RedisServer;
-    before(async function () {
-      if (!redisInstalled()) {
-        console.log(`      ${NO_REDIS}`);
-        this.skip();
-      }
-      redis = await startRedis();
-    });
-    after(async () => {
-      await redis?.close();
-    });
+    const server = redisForSuite();
 
     it('waitForChange ends when its time runs out with garbage collections running meanwhile (its timeout signal was collected, and a long poll hung)', async () => {
-      const client = apiConnection(redis.url);
-      const subscriber = workerConnection(redis.url, 'test-events');
+      const client = apiConnection(server().url);
+      const subscriber = workerConnection(server().url, 'test-events');
       const store = new RedisJobStore({ client, subscriber, prefix: `t${Date.now()}` });
       try {
         await untilCollectedThrough(store.waitForChange('none', 100, new AbortController().signal));
@@ -157,7 +147,7 @@ describe('jobs when change and cancel notices are lost', function () {
     });
 
     it('waitForChange still ends when its time runs out (it waited for the subscription before, forever)', async () => {
-      const client = apiConnection(redis.url);
+      const client = apiConnection(server().url);
       // nothing listens on this port: the subscription never gets its answer
       const subscriber = workerConnection(`redis://127.0.0.1:${await freePort()}`, 'test-events');
       subscriber.on('error', () => undefined);

@@ -8,16 +8,15 @@
  * thread instead: a few milliseconds, less than handing it to a thread and
  * waking the thread and the event loop again on a busy machine.
  */
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import type { Document } from '../../document/document.js';
 import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
 import type { JsonSchema } from '../../extract/json-schema.js';
 import { childSchemas, isSchemaObject } from '../../extract/schema-walk.js';
 import { packingDocument } from '../../ingest/document-pack.js';
+import { ThreadPool } from '../../threads/pool.js';
+import { taskThreads } from '../../threads/task-thread.js';
 import { Pacer, runPaced } from '../../util/paced.js';
 import { extractByRules, rulesTaskOf, type PackedRulesTask } from './index.js';
-import { ESM_WORKER_EXEC_ARGV } from '../../util/esm-worker.js';
 
 /**
  * Words times schema fields up to which an extraction runs on the calling
@@ -71,7 +70,7 @@ const IDLE_THREAD_EXIT_MS = 60_000;
 
 export class ThreadedRulesEngine implements Engine {
   readonly name = 'rules';
-  private readonly pool: Piscina;
+  private readonly pool: ThreadPool<PackedRulesTask, Extraction>;
   private readonly inlineMaxWork: number;
 
   /**
@@ -87,16 +86,15 @@ export class ThreadedRulesEngine implements Engine {
     { onDemand = false, inlineMaxWork = INLINE_MAX_WORK }: { onDemand?: boolean; inlineMaxWork?: number } = {},
   ) {
     this.inlineMaxWork = inlineMaxWork;
-    this.pool = new Piscina({
-      filename: fileURLToPath(new URL('./rules-worker.js', import.meta.url)),
+    this.pool = new ThreadPool({
+      label: 'rules engine',
+      start: taskThreads(new URL('./rules-worker.js', import.meta.url)),
       minThreads: onDemand ? 0 : 1,
       maxThreads: threads,
-      idleTimeout: IDLE_THREAD_EXIT_MS,
-      concurrentTasksPerWorker: 1,
-      execArgv: [...ESM_WORKER_EXEC_ARGV],
+      idleMs: IDLE_THREAD_EXIT_MS,
+      // the engine is synchronous and never looks up: an aborted request ends its thread
+      runningAbort: 'stop',
     });
-    // a thread dying between tasks is replaced by Piscina; without a listener the 'error' event would end the process
-    this.pool.on('error', () => undefined);
   }
 
   async extract(input: ExtractionInput): Promise<Extraction> {
@@ -106,7 +104,7 @@ export class ThreadedRulesEngine implements Engine {
     try {
       // packed in turns: a document of thousands of lines took the loop 0.15 s in one piece
       const packed: PackedRulesTask = { ...task, document: await runPaced(packingDocument(task.document, { withOrigins: false }), new Pacer(input.signal)) };
-      return (await this.pool.run(packed, { signal: input.signal })) as Extraction;
+      return await this.pool.run(packed, input.signal);
     } catch (error) {
       if (input.signal.aborted) throw input.signal.reason;
       throw error;
@@ -115,12 +113,12 @@ export class ThreadedRulesEngine implements Engine {
 
   /** Extractions run on the pool's threads so far (not those run inline). */
   get threadRuns(): number {
-    return this.pool.completed;
+    return this.pool.status().tasksDone;
   }
 
   /** Threads alive now: the one kept ready and those started for overlapping extractions. */
   get liveThreads(): number {
-    return this.pool.threads.length;
+    return this.pool.status().workers;
   }
 
   async status(): Promise<EngineStatus> {
@@ -128,6 +126,6 @@ export class ThreadedRulesEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }

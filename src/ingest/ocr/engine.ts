@@ -7,6 +7,7 @@
  */
 import type { Affine, OcrEngineName, Word } from '../../document/document.js';
 import type { GreyRaster } from '../../document/raster.js';
+import type { PoolStatus } from '../../threads/pool.js';
 
 export { OCR_ENGINE_NAMES, type OcrEngineName } from '../../document/document.js';
 
@@ -37,6 +38,11 @@ export interface OcrStatus {
   jobsDone: number;
   /** Why this engine reads the scans (OCR_ENGINE and OCR_LANGS), set by the factory. */
   chosenBecause?: string;
+}
+
+/** An engine's status from its thread pool's. */
+export function ocrStatus(engine: OcrEngineName, pool: PoolStatus): OcrStatus {
+  return { engine, ready: pool.ready, workers: pool.workers, busy: pool.busy, queued: pool.queued, jobsDone: pool.tasksDone };
 }
 
 export interface OcrEngine {

@@ -127,7 +127,7 @@ describe('OCR workers and threads', () => {
   it('take the PP-OCR models from OCR_PADDLE_MODELS, PP-OCRv6 (tiny detector, small recogniser) when unset, and refuse a set docshape does not ship', () => {
     expect(loadConfig({}).ocr.paddleModels).to.equal('ppocrv6');
     const files = bundledModelFiles('ppocrv6');
-    expect([files.detector, files.recogniser, files.dictionary].map((path) => path.split('models/ocr/')[1])).to.deep.equal(['ppocrv6/tiny/det/det.onnx', 'ppocrv6/small/rec/rec.onnx', 'ppocrv6/ppocrv6_dict.txt']);
+    expect([files.detector, files.recogniser, files.dictionary].map((path) => path.split('models/ocr/')[1])).to.deep.equal(['ppocrv6/tiny/det/det.onnx', 'rewritten/ppocrv6-small-rec.onnx', 'ppocrv6/ppocrv6_dict.txt']);
     expect(loadConfig({ OCR_PADDLE_MODELS: 'PPOCRv4' }).ocr.paddleModels).to.equal('ppocrv4');
     expect(loadConfig({ OCR_PADDLE_MODELS: 'ppocrv6-tiny' }).ocr.paddleModels).to.equal('ppocrv6-tiny');
     expect(() => loadConfig({ OCR_PADDLE_MODELS: 'ppocrv5' })).to.throw(/OCR_PADDLE_MODELS must be one of "ppocrv6", "ppocrv6-small", "ppocrv6-tiny", "ppocrv4"/);

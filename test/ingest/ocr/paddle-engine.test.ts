@@ -19,6 +19,7 @@ import { COPY_BYTES_PER_UNIT } from '../../../src/util/paced.js';
 import { drawTextLines, makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/images.js';
 import { renderTextImage } from '../../fixtures/pdfs.js';
 import { cpuMsOf, processCpuMs } from '../../helpers/cpu-time.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 const options: PaddleEngineOptions = { files: bundledModelFiles(DEFAULT_PADDLE_MODEL_SET), workers: 1, threads: 1, allowTurn: true, maxDetectorPixels: DEFAULT_MAX_DETECTOR_PIXELS };
 
@@ -41,15 +42,6 @@ function turnedClockwise(raster: GreyRaster): GreyRaster {
   const out = new Uint8Array(w * h);
   for (let y = 0; y < w; y++) for (let x = 0; x < h; x++) out[y * h + x] = data[(h - 1 - x) * w + y] as number;
   return { width: h, height: w, data: out, dpi: raster.dpi };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /** Words drawn at known places: each word's box as the canvas measured it. */
@@ -202,8 +194,8 @@ describe('paddle OCR engine', function () {
     try {
       const job = fragile.recognize(receipt);
       // Reach into the engine only to simulate a crash of the worker thread.
-      const internals = fragile as unknown as { slots: { thread?: { terminate(): Promise<number> } }[] };
-      await internals.slots[0]?.thread?.terminate();
+      const internals = fragile as unknown as { pool: { threads: { worker: { terminate(): Promise<number> } }[] } };
+      await internals.pool.threads[0]?.worker.terminate();
       expect((await rejectionOf(job)).message).to.include('exited');
       expect(texts(await fragile.recognize(receipt))).to.include('TOTAL');
       expect(messages).to.include.members(['OCR worker thread died', 'OCR worker replaced']);

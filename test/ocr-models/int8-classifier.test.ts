@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
-import { alphabetFor, columnClasses, decodeColumns, type ColumnClasses } from '../../../src/ingest/ocr/paddle/ctc.js';
-import { readDictionary } from '../../../src/ingest/ocr/paddle/model-files.js';
-import { OnnxGraph } from '../../../src/ingest/ocr/paddle/onnx-graph.js';
-import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
-import { sampleQuad, writeStrip } from '../../../src/ingest/ocr/paddle/tensors.js';
-import { drawTextLines, makeTextRaster } from '../../fixtures/images.js';
+import { bundledModelFiles } from '../../src/ingest/ocr/paddle/bundled-models.js';
+import { alphabetFor, columnClasses, decodeColumns, type ColumnClasses } from '../../src/ingest/ocr/paddle/ctc.js';
+import { readDictionary } from '../../src/ingest/ocr/paddle/model-files.js';
+import { OnnxGraph } from '../../scripts/ocr-models/onnx-graph.js';
+import { REWRITE_SOURCES } from '../../scripts/ocr-models/rewrite.js';
+import { simplifyModel } from '../../scripts/ocr-models/simplify-model.js';
+import { sampleQuad, writeStrip } from '../../src/ingest/ocr/paddle/tensors.js';
+import { drawTextLines, makeTextRaster } from '../fixtures/images.js';
 
 /** Printed lines, European letters and digits among them, so the columns read many classes and blanks. */
 const LINES = [
@@ -69,7 +70,7 @@ describe('paddle OCR: the recogniser classifier in int8', function () {
   this.timeout(120_000);
 
   it('gives the bundled v6 recogniser int8 classifier weights that read the same classes with nearly the same probabilities', async () => {
-    const original = await readFile(bundledModelFiles('ppocrv6').recogniser);
+    const original = await readFile(REWRITE_SOURCES.smallRecogniser);
     const float = simplifyModel(original, { recogniser: true, int8Classifier: false });
     const int8 = simplifyModel(original, { recogniser: true });
     expect(float.int8Classifier).to.equal(undefined);
@@ -103,15 +104,15 @@ describe('paddle OCR: the recogniser classifier in int8', function () {
   });
 
   it('leaves recognisers with smaller alphabets in float (PP-OCRv4, the v6 tiny recogniser)', async () => {
-    for (const set of ['ppocrv4', 'ppocrv6-tiny'] as const) {
-      const simplified = simplifyModel(await readFile(bundledModelFiles(set).recogniser), { recogniser: true });
+    for (const [set, path] of [['ppocrv4', bundledModelFiles('ppocrv4').recogniser], ['ppocrv6-tiny', REWRITE_SOURCES.tinyRecogniser]] as const) {
+      const simplified = simplifyModel(await readFile(path), { recogniser: true });
       expect(simplified.int8Classifier, set).to.equal(undefined);
       expect(new OnnxGraph(simplified.model).nodes.map((node) => node.opType), set).to.not.include('DynamicQuantizeMatMul');
     }
   });
 
   it('rewrites a classifier of any alphabet size when asked, and a detector or classifier model not at all', async () => {
-    const tiny = await readFile(bundledModelFiles('ppocrv6-tiny').recogniser);
+    const tiny = await readFile(REWRITE_SOURCES.tinyRecogniser);
     const rewritten = simplifyModel(tiny, { recogniser: true, int8Classifier: { minClasses: 0, maxWeight: 63 } });
     expect(rewritten.int8Classifier).to.deep.equal({ hidden: 80, classes: 6906 });
     const input = renderedBatch();

@@ -1,16 +1,17 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import { OnnxGraph } from '../../../src/ingest/ocr/paddle/onnx-graph.js';
-import { simplifyModel } from '../../../src/ingest/ocr/paddle/simplify-model.js';
-import { columnClasses } from '../../../src/ingest/ocr/paddle/ctc.js';
-import { sampleQuad, writeStrip } from '../../../src/ingest/ocr/paddle/tensors.js';
-import { makeTextRaster } from '../../fixtures/images.js';
-import { floatAttribute, intsAttribute, model as fixedModel, node, tensor } from '../../fixtures/onnx-models.js';
+import { OnnxGraph } from '../../scripts/ocr-models/onnx-graph.js';
+import { REWRITE_SOURCES } from '../../scripts/ocr-models/rewrite.js';
+import { simplifyModel } from '../../scripts/ocr-models/simplify-model.js';
+import { columnClasses } from '../../src/ingest/ocr/paddle/ctc.js';
+import { sampleQuad, writeStrip } from '../../src/ingest/ocr/paddle/tensors.js';
+import { makeTextRaster } from '../fixtures/images.js';
+import { floatAttribute, intsAttribute, model as fixedModel, node, tensor } from '../fixtures/onnx-models.js';
 
 /** A model reading x of 1 x 2 x 5 x 6 and writing outputs of 1 x channels x 5 x 6. */
 const model = (opset: number, nodes: Uint8Array[], initializers: Uint8Array[], outputs: string[], channels: number) => fixedModel(opset, nodes, initializers, outputs, [1, channels, 5, 6]);
-import { bundledModelFiles } from '../../../src/ingest/ocr/paddle/bundled-models.js';
+import { bundledModelFiles } from '../../src/ingest/ocr/paddle/bundled-models.js';
 
 /** Deterministic values in [-1.2, 1.2] with some structure, like a normalised text strip. */
 function sampleInput(length: number): Float32Array {
@@ -119,7 +120,7 @@ describe('paddle OCR: model rewrites', function () {
   const cases = [
     { role: 'recogniser', path: bundled.recogniser, dims: [2, 3, 48, 320] },
     { role: 'detector', path: bundled.detector, dims: [1, 3, 256, 192] },
-    { role: 'classifier', path: bundled.classifier as string, dims: [2, 3, 48, 192] },
+    { role: 'classifier', path: REWRITE_SOURCES.classifier, dims: [2, 3, 48, 192] },
   ];
   for (const { role, path, dims } of cases) {
     it(`gives the bundled PP-OCR ${role} the same outputs without its four-operator hard-swishes`, async () => {

@@ -8,16 +8,10 @@
  * model (ArgMax, ReduceMax, Gather) cost a fraction of that. The original
  * output stays an output, for the class count read at start.
  */
+import { BEST_CLASS_OUTPUTS, type BestClassOutputs } from '../../src/ingest/ocr/paddle/model-outputs.js';
 import { intAttribute, intsAttribute, OnnxGraph } from './onnx-graph.js';
 
-export interface BestClassOutputs {
-  /** Int32 [items, columns]: the most likely class per column (the first of equals, as ArgMax keeps). */
-  best: string;
-  /** Float [items, columns]: its probability. */
-  bestProbability: string;
-  /** Float [items, columns]: the probability of the last class (the space, when the model writes one). */
-  lastProbability: string;
-}
+export type { BestClassOutputs };
 
 /** ReduceMax takes its axes as an input from opset 18 on; the attribute form is written here. */
 const MAX_OPSET = 17;
@@ -33,11 +27,9 @@ export function addBestClassOutputs(graph: OnnxGraph): BestClassOutputs | undefi
   const probabilities = [...graph.outputs][0] as string;
   if (!graph.nodes.some((node) => node.outputs.includes(probabilities))) return undefined;
   const argMax = graph.freshName('docshape_best_class_int64');
-  const names: BestClassOutputs = {
-    best: graph.freshName('docshape_best_class'),
-    bestProbability: graph.freshName('docshape_best_probability'),
-    lastProbability: graph.freshName('docshape_last_class_probability'),
-  };
+  // under the names the service looks for (model-outputs.ts): a model that has them already is not extended again
+  if (Object.values(BEST_CLASS_OUTPUTS).some((name) => graph.freshName(name) !== name)) return undefined;
+  const names = BEST_CLASS_OUTPUTS;
   const last = graph.addInt64Scalar('docshape_last_class', -1);
   const node = (opType: string, inputs: string[], output: string, attributes: Uint8Array[]) =>
     graph.nodes.push({ opType, domain: '', name: output, inputs, outputs: [output], attributes, other: [] });
