@@ -10,7 +10,8 @@
  * (bench/llm.ts). Fixtures are generated, as in the tests. `-- jobs`: the
  * job queue's throughput and cost instead (bench/jobs.ts); `-- text-pdf`:
  * only the born-digital PDF against pdf.js alone; `-- formats`: only the cost
- * of each input type without printed pages and of TIFF (bench/formats.ts).
+ * of each input type without printed pages and of TIFF (bench/formats.ts);
+ * `-- upload`: a 50 MB file sent as JSON and as multipart (bench/upload.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ import { defaultLangPath } from '../src/ingest/ocr/tesseract/pool.js';
 import { benchFormats } from './bench/formats.js';
 import { benchJobs } from './bench/jobs.js';
 import { benchLanguageModel } from './bench/llm.js';
+import { benchUpload } from './bench/upload.js';
 import { startServiceLikeNpmStart, type ServiceProcess } from './service-process.js';
 import { percentile } from './eval/report.js';
 import { PdfProcessor } from '../src/ingest/pdf.js';
@@ -348,6 +350,9 @@ async function main(): Promise<void> {
   if (process.argv.includes('text-pdf')) return benchTextPdfAgainstPdfjs();
   // `npm run bench -- formats`: only the input types without printed pages, and TIFF (bench/formats.ts)
   if (process.argv.includes('formats')) return benchFormats(report);
+  // `npm run bench -- upload [MB]`: a large file as JSON and as multipart (bench/upload.ts)
+  const upload = process.argv.indexOf('upload');
+  if (upload >= 0) return benchUpload(report, process.argv.slice(upload + 1));
   const pdf = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 300 });
   const pdf600 = new PdfProcessor({ workers: 1, maxPixelsPerPage: 80_000_000, renderDpi: 600 });
   let a4: GreyRaster;

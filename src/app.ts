@@ -5,12 +5,12 @@ import { Admission } from './http/admission.js';
 import { requireApiKey } from './http/auth.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
-import { jsonBody } from './http/json-body.js';
 import { jobRoutes } from './http/jobs.js';
 import { metricsRoute, recordRequests } from './http/metrics.js';
 import { openApiHandler } from './http/openapi.js';
 import { playgroundRoutes } from './http/playground.js';
 import { assignRequestId } from './http/request-context.js';
+import { requestBody } from './http/request-body.js';
 import { extractHandler } from './http/v1.js';
 import { warmUp } from './http/warm-up.js';
 import { warmUpEngine } from './http/warm-up-engine.js';
@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
       v1Paths,
       requireApiKey(deps.config.apiKeys),
       admission.rejectWhenFull(),
-      jsonBody(deps.config.limits.maxBodyBytes),
+      requestBody(deps.config.limits),
       extractHandler(pipeline, admission, deps.logger, metrics && ((outcome) => metrics.observeExtraction(outcome))),
     );
     app.all(v1Paths, (_req, res, next) => {

@@ -63,7 +63,7 @@ export async function ingestFingerprint(settings: unknown): Promise<string> {
 /** Hash of the request's files in order, with their declared types (a type decides the decoder). */
 export function contentsKey(request: ExtractionRequest): string {
   const hash = createHash('sha256');
-  for (const item of request.contents) hash.update(`${item.mimeType}\n`).update(Buffer.from(typeof item.data === 'string' ? item.data : item.data.text(), 'base64'));
+  for (const item of request.contents) hash.update(`${item.mimeType}\n`).update(item.data instanceof Uint8Array ? item.data : Buffer.from(typeof item.data === 'string' ? item.data : item.data.text(), 'base64'));
   return hash.digest('hex');
 }
 

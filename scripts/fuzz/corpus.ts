@@ -8,13 +8,14 @@ import { base64Family } from './families/base64.js';
 import { filesFamily } from './families/files.js';
 import { formatsFamily } from './families/formats.js';
 import { imagesFamily } from './families/images.js';
+import { multipartFamily } from './families/multipart.js';
 import { pdfFamily } from './families/pdf.js';
 import { requestFamily } from './families/request.js';
 import { schemasFamily } from './families/schemas.js';
 import { xmlFamily } from './families/xml.js';
 import { Random } from './random.js';
 
-export const FAMILIES: Family[] = [requestFamily, base64Family, filesFamily, pdfFamily, imagesFamily, schemasFamily, xmlFamily, attachmentsFamily, formatsFamily];
+export const FAMILIES: Family[] = [requestFamily, base64Family, filesFamily, pdfFamily, imagesFamily, schemasFamily, xmlFamily, attachmentsFamily, formatsFamily, multipartFamily];
 
 export function familyNamed(name: string): Family {
   const family = FAMILIES.find((candidate) => candidate.name === name);

@@ -74,9 +74,12 @@ export async function collectInputs(paths: string[]): Promise<InputFile[]> {
   return [...byAbsolute].map(([absolute, path]) => ({ path, mimeType: mimeTypeOf(path), outputName: relative(root, absolute) }));
 }
 
-/** The file as one entry of the request's `contents`, read now (a batch reads each file only when its turn comes). */
+/**
+ * The file as one entry of the request's `contents`, read now (a batch reads
+ * each file only when its turn comes): its bytes as they are, which the
+ * pipeline takes without base64 and --url sends as a multipart file part.
+ */
 export async function readContent(input: InputFile): Promise<ContentItem> {
   if (!input.mimeType) throw new Error(`unsupported file type ${JSON.stringify(extname(input.path))}: use ${EXTENSIONS}`);
-  const bytes = await readFile(input.path);
-  return { filename: basename(input.path), mimeType: input.mimeType, data: bytes.toString('base64') };
+  return { filename: basename(input.path), mimeType: input.mimeType, data: await readFile(input.path) };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +9,7 @@ import { readContent, type InputFile } from './inputs.js';
 import type { OutputFolder } from './outputs.js';
 import type { ProgressDisplay } from './progress.js';
 import { checkReachable, endpointOf, errorFrom, MAX_RETRIES, reasonOf, retryAfter } from './remote.js';
+import { requestDigest, requestForm } from './request-form.js';
 import type { RunControl } from './run-control.js';
 import { UsageError } from './usage-error.js';
 
@@ -95,7 +95,8 @@ export async function runJobsBatch(run: JobsBatchRun): Promise<Tally> {
   const endpoint = endpointOf(run.url);
   await checkReachable(endpoint);
   const jobsUrl = new URL(`${endpoint.pathname.replace(/\/?$/, '/')}jobs`, endpoint);
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(run.apiKey ? { 'x-api-key': run.apiKey } : {}) };
+  // a submit is multipart (request-form.ts), whose Content-Type with its boundary is fetch's to set
+  const headers: Record<string, string> = run.apiKey ? { 'x-api-key': run.apiKey } : {};
   const { control, display, out } = run;
   const journalPath = join(out.root, JOURNAL);
   const journal = await readJournal(journalPath);
@@ -106,7 +107,8 @@ export async function runJobsBatch(run: JobsBatchRun): Promise<Tally> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await fetch(url, { ...init, headers, signal: control.signal });
+        // the request's own headers (a submit's Idempotency-Key) beside the run's
+        response = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, signal: control.signal });
       } catch (error) {
         if (control.signal.aborted) throw control.signal.reason;
         throw new Error(`cannot reach the service at ${url.origin}: ${reasonOf(error)}`);
@@ -139,15 +141,15 @@ export async function runJobsBatch(run: JobsBatchRun): Promise<Tally> {
     if (control.stopping) return;
     const started = performance.now();
     try {
-      const body = JSON.stringify({ schema: run.schema, contents: [await readContent(input)], options: run.options });
+      const request = { schema: run.schema, contents: [await readContent(input)], options: run.options };
       const known = journal.get(input.path);
-      const key = createHash('sha256').update(body).update(known?.forgotten ?? '').digest('hex');
+      const key = requestDigest(request, known?.forgotten);
       if (known?.id && known.key === key && known.done) {
         tally.total--; // written by an earlier run
         return;
       }
       if (known?.id && known.key === key) return void watched.push({ input, id: known.id, started });
-      const response = await send(jobsUrl, { method: 'POST', body, headers: { ...headers, 'idempotency-key': key } });
+      const response = await send(jobsUrl, { method: 'POST', body: requestForm(request), headers: { 'idempotency-key': key } });
       if (response.status !== 202) throw await errorFrom(response);
       const { id } = (await response.json()) as { id: string };
       await note({ file: input.path, id, key });

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExtractionRequest } from '../pipeline.js';
 import { deadline } from '../util/deadline.js';
 import { ServiceError, type Extractor, type ExtractorAnswer } from './extractor.js';
+import { requestForm } from './request-form.js';
 import { UsageError } from './usage-error.js';
 
 /** The header POST /v1/ names its engine in (http/v1.ts). */
@@ -70,7 +71,8 @@ export function retryAfter(response: Response): number | undefined {
 
 /**
  * Each request goes to a running docshape service as POST /v1/ with the
- * x-api-key header; the answer and errors are the service's own. A refused
+ * x-api-key header, as multipart/form-data (request-form.ts: the files as
+ * they are); the answer and errors are the service's own. A refused
  * key (401) would refuse every file alike, so it ends the run as a usage
  * error. `timeoutMs` is a backstop for a service that never answers; the
  * service's own REQUEST_TIMEOUT_MS normally answers first with 504.
@@ -78,9 +80,10 @@ export function retryAfter(response: Response): number | undefined {
 export async function connectRemote(url: string, apiKey: string | undefined, timeoutMs: number): Promise<Extractor> {
   const endpoint = endpointOf(url);
   await checkReachable(endpoint);
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
+  // the Content-Type (multipart, with its boundary) is fetch's to set
+  const headers: Record<string, string> = apiKey ? { 'x-api-key': apiKey } : {};
 
-  async function post(body: string, signal: AbortSignal): Promise<Response> {
+  async function post(body: FormData, signal: AbortSignal): Promise<Response> {
     try {
       return await fetch(endpoint, { method: 'POST', headers, body, signal });
     } catch (error) {
@@ -89,7 +92,7 @@ export async function connectRemote(url: string, apiKey: string | undefined, tim
     }
   }
 
-  async function answer(body: string, signal: AbortSignal): Promise<ExtractorAnswer> {
+  async function answer(body: FormData, signal: AbortSignal): Promise<ExtractorAnswer> {
     for (let attempt = 0; ; attempt++) {
       const response = await post(body, signal);
       if (response.status === 401) {
@@ -119,7 +122,7 @@ export async function connectRemote(url: string, apiKey: string | undefined, tim
     async extract(request: ExtractionRequest, signal: AbortSignal) {
       const limit = deadline(timeoutMs, [signal]);
       try {
-        return await answer(JSON.stringify(request), limit.signal);
+        return await answer(requestForm(request), limit.signal);
       } catch (error) {
         if (limit.expired() && !signal.aborted) throw new Error(`the service did not answer within ${Math.round(timeoutMs / 1000)} s`);
         throw error;

@@ -8,7 +8,9 @@ import { POLL_AFTER_SECONDS } from '../jobs/jobs.js';
 import { webhookProblem } from '../jobs/webhooks.js';
 import { prepareRequest } from '../pipeline.js';
 import { requireApiKey } from './auth.js';
-import { jsonBody, type RawBodyRequest } from './json-body.js';
+import type { RawBodyRequest } from './json-body.js';
+import type { MultipartRequest } from './multipart-body.js';
+import { requestBody } from './request-body.js';
 import { parseJobRequest } from './request-schema.js';
 
 export interface JobRoutesDeps {
@@ -64,10 +66,10 @@ export function jobRoutes(deps: JobRoutesDeps): Router {
     const status = runtime.status();
     next(status.available ? undefined : new AppError('queue_unavailable', `jobs cannot be submitted now: ${status.problem ?? 'the queue is unavailable'}; retry later`, { retryAfterSeconds: 5 }));
   };
-  // the body's bytes are what a job store keeps, so every string is a string here (none left as body bytes)
-  const json = jsonBody(limits.maxBodyBytes, { keepBytes: true });
+  // a JSON body's bytes are what a job store keeps, so every string is a string here (none left as body bytes)
+  const readBody = requestBody(limits, { job: true });
 
-  router.post(['/v1/jobs', '/v1/jobs/'], auth, available, json, async (req: RawBodyRequest, res) => {
+  router.post(['/v1/jobs', '/v1/jobs/'], auth, available, readBody, async (req: RawBodyRequest & MultipartRequest, res) => {
     const body = parseJobRequest(req.body);
     if (body.webhook) {
       const problem = webhookProblem(body.webhook.url, deps.webhooks);
@@ -77,14 +79,16 @@ export function jobRoutes(deps: JobRoutesDeps): Router {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
     // the same checks as POST /v1/ (schema, base64, file types, limits): a bad request is never queued
     await prepareRequest(body, limits);
-    const raw = req.rawBody ?? Buffer.from(JSON.stringify(body));
+    // a JSON body is kept as it came (rawBody); a multipart one as its request (jobs/input-bytes.ts), its parts digested as they came
+    const raw = req.rawBody;
+    const bodyHash = async () => (raw ? await digestInSlices(raw) : req.partsDigest!);
     const { record, created } = await runtime.jobs.submit({
       owner: caller(res),
-      input: { raw, request: { schema: body.schema, contents: body.contents, ...(body.options ? { options: body.options } : {}) } },
+      input: { ...(raw ? { raw } : {}), request: { schema: body.schema, contents: body.contents, ...(body.options ? { options: body.options } : {}) } },
       metadata: body.metadata ?? null,
       webhook: body.webhook ? { url: body.webhook.url } : null,
       baseUrl: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
-      ...(key !== undefined ? { idempotency: { key: createHash('sha256').update(key).digest('hex'), bodyHash: await digestInSlices(raw) } } : {}),
+      ...(key !== undefined ? { idempotency: { key: createHash('sha256').update(key).digest('hex'), bodyHash: await bodyHash() } } : {}),
     });
     res.setHeader('Location', `/v1/jobs/${record.id}`);
     res.setHeader('Retry-After', String(POLL_AFTER_SECONDS));

@@ -87,15 +87,31 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON.parse's SyntaxError as the 400 express.json's error gave (error-handler.ts); an object too wide as a 400 of its own. */
-function notJson(error: unknown, message = error instanceof Error ? error.message : String(error)): Error {
-  if (error instanceof JsonWidthError) return badRequest(`request body: ${message}; no part of a request has that many`);
-  return badRequest(`request body is not valid JSON: ${message}`);
+/**
+ * JSON.parse's SyntaxError as the 400 express.json's error gave (error-handler.ts); an object too wide as a 400 of its own.
+ * `subject` names what was parsed: the request body, or a part of a multipart body.
+ */
+function notJson(error: unknown, message = error instanceof Error ? error.message : String(error), subject = 'request body'): Error {
+  if (error instanceof JsonWidthError) return badRequest(`${subject}: ${message}; no part of a request has that many`);
+  return badRequest(`${subject} is not valid JSON: ${message}`);
 }
 
 /** JSON.parse(text), or the same in slices for a long text: a unit of work per slice. */
 function* parseText(text: string): PacedWork<unknown> {
   return text.length >= PACED_PARSE_CHARS ? yield* pacedJsonParse(text, MAX_OBJECT_KEYS) : JSON.parse(text);
+}
+
+/**
+ * A whole text as JSON (a BOM skipped), in slices when long, as a request
+ * body is parsed: a multipart body's JSON parts (http/multipart-body.ts).
+ * Throws a 400 saying that `subject` is not valid JSON.
+ */
+export function* jsonTextValue(text: string, subject: string): PacedWork<unknown> {
+  try {
+    return yield* parseText(text.startsWith('\ufeff') ? text.slice(1) : text);
+  } catch (error) {
+    throw notJson(error, undefined, subject);
+  }
 }
 
 /**
@@ -240,8 +256,8 @@ function readKnownLength(req: Request, length: number): Promise<Buffer> {
   });
 }
 
-/** The Content-Encodings read by readStreamed, as express.raw reads them; any other is express.raw's to refuse (or read: zstd). */
-const DECODERS: Record<string, () => Transform> = {
+/** The Content-Encodings read by readStreamed (and the multipart reader), as express.raw reads them; any other is express.raw's to refuse (or read: zstd). */
+export const DECODERS: Record<string, () => Transform> = {
   gzip: () => createGunzip(),
   deflate: () => createInflate(),
   br: () => createBrotliDecompress(),
@@ -297,7 +313,7 @@ function readStreamed(req: Request, decoder: Transform | undefined, limitBytes: 
 }
 
 /** The chunks in one buffer of its own (a thread may take it whole), JOIN_BYTES_PER_TURN at a time. */
-function* joiningChunks(chunks: Buffer[], length: number): PacedWork<Buffer> {
+export function* joiningChunks(chunks: Buffer[], length: number): PacedWork<Buffer> {
   const body = Buffer.allocUnsafeSlow(length);
   let at = 0;
   let sinceTurn = 0;

@@ -57,19 +57,20 @@ export const JOB_SCHEMAS: JsonObject = {
   },
 };
 
-export function jobPaths(errorResponse: ErrorResponse, result: JsonObject): JsonObject {
+/** `requestBody`: both forms of the body (openapi.ts's requestBodyContent for JobRequest and JobForm). */
+export function jobPaths(errorResponse: ErrorResponse, result: JsonObject, requestBody: JsonObject): JsonObject {
   const notFound = errorResponse('No such job for this API key (another key\'s jobs do not exist for you).');
   const unavailable = errorResponse('The job queue (Redis) is unreachable or full; retry after Retry-After seconds. POST /v1/ works meanwhile.', retryAfter);
   return {
     '/v1/jobs': {
       post: {
         summary: 'Submit an extraction to run in the background',
-        description: 'The same body as POST /v1/, plus optional webhook and metadata. Every 400 of POST /v1/ is answered here, before anything is queued. With Idempotency-Key, a repeat with the same body returns the same job.',
+        description: 'The same body as POST /v1/ (JSON or multipart/form-data), plus optional webhook and metadata. Every 400 of POST /v1/ is answered here, before anything is queued. With Idempotency-Key, a repeat with the same body returns the same job (for multipart, the same parts in the same order, whatever the boundary).',
         operationId: 'submitJob',
         tags: ['jobs'],
         security: [{ ApiKey: [] }],
         parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Your key for this request: a repeat with the same key and body returns the same job; another body is a 422.' }],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JobRequest' } } } },
+        requestBody: { required: true, content: requestBody },
         responses: {
           '202': {
             description: 'Queued.',

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import type { RequestHandler } from 'express';
 import { ACCEPTED_MIME_TYPES, SUPPORTED_MIME_TYPES } from '../ingest/decode.js';
 import { JOB_DESCRIPTIONS, JOB_SCHEMAS, jobPaths } from './openapi-jobs.js';
+import { FILE_PART } from './multipart-body.js';
+import { EXTRACT_JSON_PARTS, JOB_JSON_PARTS } from './request-body.js';
 import { jobRequestSchema, requestSchema } from './request-schema.js';
 import { ENGINE_HEADER, OCR_HEADER } from './v1.js';
 
@@ -57,6 +59,44 @@ export function publishedRequestSchema(source: object = requestSchema, descripti
   return schema;
 }
 
+/**
+ * The multipart/form-data form of a request: the JSON members but `contents`
+ * as parts holding JSON, and a `file` part per document. Its members are
+ * those of the JSON form's published schema, so the two cannot drift.
+ */
+export function multipartRequestSchema(published: JsonObject, jsonParts: readonly string[]): JsonObject {
+  const properties = published.properties as Record<string, JsonObject>;
+  return {
+    type: 'object',
+    description: `The same request as the JSON form, for curl -F and browsers' FormData: ${jsonParts.map((name) => `"${name}"`).join(', ')} as parts holding JSON (a field, or a file part such as -F schema=@schema.json), and each document as a part named "${FILE_PART}", its bytes as they are (no base64). Errors name the n-th "${FILE_PART}" part (from 0) as the JSON form names contents[n]: contents[n].data its bytes, contents[n].mimeType its type.`,
+    required: ['schema', FILE_PART],
+    properties: {
+      ...Object.fromEntries(jsonParts.map((name) => [name, properties[name]])),
+      [FILE_PART]: {
+        type: 'array',
+        minItems: 1,
+        description: `The documents, read together as one, in order. A part's type is its Content-Type (one of ${SUPPORTED_MIME_TYPES.join(', ')}); a part that says application/octet-stream, text/plain or nothing has its bytes (and, for text, its filename's extension) tell, as application/octet-stream does in the JSON form. At most MAX_FILES parts; the body at most MAX_BODY_BYTES.`,
+        items: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
+      },
+    },
+  };
+}
+
+function multipartEncoding(jsonParts: readonly string[]): JsonObject {
+  return {
+    ...Object.fromEntries(jsonParts.map((name) => [name, { contentType: 'application/json' }])),
+    [FILE_PART]: { contentType: [...SUPPORTED_MIME_TYPES, 'application/octet-stream'].join(', ') },
+  };
+}
+
+/** A request body in both forms: JSON with base64 files, and multipart/form-data with the files as they are. */
+export function requestBodyContent(jsonSchemaName: string, formSchemaName: string, jsonParts: readonly string[]): JsonObject {
+  return {
+    'application/json': { schema: { $ref: `#/components/schemas/${jsonSchemaName}` } },
+    'multipart/form-data': { schema: { $ref: `#/components/schemas/${formSchemaName}` }, encoding: multipartEncoding(jsonParts) },
+  };
+}
+
 /** Whether the request schema accepts `options.evidence` (issue 12); the playground asks for evidence only then. */
 export function supportsEvidence(schema: JsonObject = publishedRequestSchema()): boolean {
   return memberAt(schema, '/properties/options/properties/evidence') !== undefined;
@@ -101,10 +141,10 @@ function extractionResponses(evidence: boolean): JsonObject {
       },
     },
     '400': errorResponse(
-      'The request is wrong, and the message names the field: body not JSON, an object in the body of more than 50,000 keys, schema or contents missing, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML or an Office part that is malformed or declares a DTD, an Office file inflating past MAX_INFLATE_MB, a CSV record over 1 MiB, HTML nested over 1,000 deep, an e-mail over MAX_EMAIL_PARTS or MAX_EMAIL_DEPTH.',
+      'The request is wrong, and the message names the field: body not JSON, an object in the body of more than 50,000 keys, schema or contents missing, a multipart body without its boundary, cut short, with a part that is not JSON where JSON belongs, two schema parts, a part of another name or no file part, unsupported mimeType, bad base64, bytes that do not match the type, an unusable schema, an undecodable or encrypted file, too many files, pages, words or pixels, a PDF stream that decompresses past its limit, XML over MAX_XML_MB, XML or an Office part that is malformed or declares a DTD, an Office file inflating past MAX_INFLATE_MB, a CSV record over 1 MiB, HTML nested over 1,000 deep, an e-mail over MAX_EMAIL_PARTS or MAX_EMAIL_DEPTH.',
     ),
     '401': errorResponse('No x-api-key header, or not a configured key. Sent before the body is read.'),
-    '413': errorResponse('The body is larger than MAX_BODY_BYTES.'),
+    '413': errorResponse('The body is larger than MAX_BODY_BYTES, or a JSON part of a multipart body larger than its limit (a schema part 2 MB).'),
     '422': errorResponse('No answer can fit the schema: it refuses the extracted object even with every value the documents lack left null, e.g. propertyNames that refuse the declared names (details lists why).'),
     '500': errorResponse('The engine gave no usable answer (a model that never wrote valid JSON; details lists why), or an internal error.'),
     '503': errorResponse('Busy (the request queue is full or the wait too long) or the model server is unavailable; retry after Retry-After seconds.', {
@@ -209,6 +249,11 @@ function packageVersion(): string {
   }
 }
 
+function jobSchemas(): JsonObject {
+  const request = publishedRequestSchema(jobRequestSchema, { ...REQUEST_DESCRIPTIONS, '': 'The body of POST /v1/, and where to call back and what to echo.', ...JOB_DESCRIPTIONS });
+  return { JobRequest: request, JobForm: multipartRequestSchema(request, JOB_JSON_PARTS), ...JOB_SCHEMAS };
+}
+
 export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
   const request = publishedRequestSchema();
   const evidence = supportsEvidence(request);
@@ -216,11 +261,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
     '/v1/': {
       post: {
         summary: 'Extract one JSON object following a JSON Schema from documents',
-        description: 'Also served at /v1. Documents are read by pdf.js (text layer) and OCR, then an engine fills the schema. Nothing leaves the host.',
+        description: 'Also served at /v1. Documents are read by pdf.js (text layer) and OCR, then an engine fills the schema. Nothing leaves the host. The body is JSON with the files in base64, or multipart/form-data with the files as they are (curl -F file=@invoice.pdf); both get the same answers.',
         operationId: 'extract',
         tags: ['extraction'],
         security: [{ ApiKey: [] }],
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractionRequest' } } } },
+        requestBody: { required: true, content: requestBodyContent('ExtractionRequest', 'ExtractionForm', EXTRACT_JSON_PARTS) },
         responses: extractionResponses(evidence),
       },
     },
@@ -250,7 +295,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
         },
       },
     },
-    ...(options.jobs ? jobPaths(errorResponse, (extractionResponses(evidence) as Record<string, JsonObject>)['200']!) : {}),
+    ...(options.jobs ? jobPaths(errorResponse, (extractionResponses(evidence) as Record<string, JsonObject>)['200']!, requestBodyContent('JobRequest', 'JobForm', JOB_JSON_PARTS)) : {}),
     ...(options.metrics ? { '/metrics': metricsPath() } : {}),
     '/openapi.json': {
       get: {
@@ -292,6 +337,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
       },
       schemas: {
         ExtractionRequest: request,
+        ExtractionForm: multipartRequestSchema(request, EXTRACT_JSON_PARTS),
         ExtractedObject: { type: 'object', description: 'Follows the schema sent in the request.' },
         Error: {
           type: 'object',
@@ -299,7 +345,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
           properties: { error: { type: 'string', description: 'What went wrong, naming the field.' }, details: { type: 'array', items: { type: 'string' } } },
         },
         Readiness: readinessSchema,
-        ...(options.jobs ? { JobRequest: publishedRequestSchema(jobRequestSchema, { ...REQUEST_DESCRIPTIONS, '': 'The body of POST /v1/, and where to call back and what to echo.', ...JOB_DESCRIPTIONS }), ...JOB_SCHEMAS } : {}),
+        ...(options.jobs ? jobSchemas() : {}),
         ...(evidence ? EVIDENCE_SCHEMAS : {}),
       },
     },

@@ -113,7 +113,7 @@ const WEBHOOK_URL_MAX_LENGTH = jobRequestSchema.properties.webhook.properties.ur
 /**
  * The body as Ajv should see it: a file's base64 still in the body's bytes
  * (http/json-body.ts) is a string, so it is one here (its text is checked where
- * it is decoded), and a far too long filename or webhook URL is one just too
+ * it is decoded), as is a multipart file part's bytes, and a far too long filename or webhook URL is one just too
  * long (withinReach). The objects on the way to them are copied, the rest shared.
  */
 function asValidated(body: unknown): unknown {
@@ -122,7 +122,8 @@ function asValidated(body: unknown): unknown {
   const asText = (item: unknown) => {
     if (!(item instanceof Object)) return item;
     const { data, filename } = item as { data?: unknown; filename?: unknown };
-    const shown = { data: data instanceof JsonStringBytes ? '' : data, filename: withinReach(filename, FILENAME_MAX_LENGTH) };
+    // (a multipart file part's bytes: Uint8Array)
+    const shown = { data: data instanceof JsonStringBytes || data instanceof Uint8Array ? '' : data, filename: withinReach(filename, FILENAME_MAX_LENGTH) };
     return shown.data === data && shown.filename === filename ? item : { ...item, ...shown };
   };
   const shownContents: unknown[] | undefined = Array.isArray(contents) ? contents.map(asText) : undefined;
@@ -134,7 +135,9 @@ function asValidated(body: unknown): unknown {
 }
 
 function parseWith<T>(validate: ValidateFunction<T>, body: unknown): T {
-  if (body === undefined || body === null) throw badRequest('request body is required: a JSON object with "schema" and "contents" (Content-Type: application/json)');
+  if (body === undefined || body === null) {
+    throw badRequest('request body is required: a JSON object with "schema" and "contents" (Content-Type: application/json), or multipart/form-data with a "schema" part and a "file" part per document');
+  }
   if (validate(asValidated(body))) return body as T;
   const messages = [...new Set((validate.errors ?? []).map(describe))];
   throw badRequest(messages[0] ?? 'request body is invalid', messages.length > 1 ? messages : undefined);

@@ -37,6 +37,7 @@ const decodePool = new ThreadPool<DecodeJob, DecodeOutcome>({
   runningAbort: 'stop',
 });
 
+/** Characters of base64 to decode; a file sent as its own bytes (multipart) has none: it is only checked, in place. */
 function base64Chars(contents: ContentItem[]): number {
   let chars = 0;
   for (const item of contents) {

@@ -7,8 +7,12 @@ import { ACCEPTED_MIME_TYPES, FORMATS, GENERIC_MIME_TYPES, describeBytes, detect
 export interface ContentItem {
   filename?: string;
   mimeType: string;
-  /** Base64; a long one from a POST /v1/ body stays the body's bytes until it is decoded (http/json-body.ts). */
-  data: string | JsonStringBytes;
+  /**
+   * Base64; a long one from a POST /v1/ JSON body stays the body's bytes until
+   * it is decoded (http/json-body.ts). Or the file's own bytes, not base64: a
+   * multipart file part (http/multipart-body.ts) or a file the CLI read.
+   */
+  data: string | JsonStringBytes | Uint8Array;
 }
 
 /** A content item whose bytes are known to be a file of the declared type. */
@@ -183,11 +187,19 @@ function formatOf(bytes: Buffer, declared: InputFormat | 'generic', filename: st
   throw badRequest(`${field(index, 'data')} is not ${declared.label} as ${mimeField} says; its first bytes match no known file type`);
 }
 
+/** The file's bytes: a view of bytes sent as they are, or base64 decoded. */
+function fileBytes(data: unknown, declared: InputFormat | 'generic', index: number): Buffer {
+  // a JsonStringBytes revived after a clone is an object holding a Uint8Array, never a Uint8Array itself
+  if (!(data instanceof Uint8Array)) return decodeBase64(data, declared, index);
+  if (data.byteLength === 0) throw badRequest(`${field(index, 'data')} is empty`);
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
 function decodeItem(item: unknown, index: number, maxXmlBytes: number): DecodedFile {
   if (!isRecord(item)) throw badRequest(`contents[${index}] must be an object with mimeType and data`);
   const declared = readMimeType(item, index);
   const filename = readFilename(item, index);
-  const bytes = decodeBase64(item.data, declared, index);
+  const bytes = fileBytes(item.data, declared, index);
   const { mimeType } = formatOf(bytes, declared, filename, index);
   // parsing XML grows with its size, and an e-invoice is some kilobytes: its own limit, far below the body's
   if (mimeType === 'application/xml' && bytes.length > maxXmlBytes) {
@@ -202,8 +214,8 @@ function megabytes(bytes: number): string {
 
 /**
  * Turns the request's `contents` into file bytes, rejecting (400, naming the
- * field) anything that is not strict base64 of a supported file whose bytes
- * match its declared mimeType.
+ * field) anything that is not strict base64 (or the bytes themselves) of a
+ * supported file whose bytes match its declared mimeType.
  */
 export function decodeContents(contents: ContentItem[], limits: Pick<Limits, 'maxFiles'> & Partial<Pick<Limits, 'maxXmlBytes'>>): DecodedFile[] {
   if (!Array.isArray(contents) || contents.length === 0) throw badRequest('contents must be a non-empty array');

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ExtractionRequest } from '../pipeline.js';
 import { FINAL_STATUSES, QUEUED_PROGRESS, type JobProgress, type JobRecord, type JobStatus } from './job.js';
+import { inputBytes, requestFromInputBytes } from './input-bytes.js';
 import { endedFields, endedRecord, JobNews, recordTtlMs, requeuedFields, RUNNING_STATUS, startedFields, type CreateOutcome, type IdempotencyClaim, type JobEnd, type JobInput, type JobStore } from './store.js';
 
 /**
@@ -170,7 +171,7 @@ export class RedisJobStore implements JobStore {
     const stored = { ...record, ...(claim ? { idempotency: idempotencyKey } : {}) };
     const [outcome, id] = (await this.client.jobCreate(
       this.key(record.id), this.key(record.id, 'input'), this.pendingKey, idempotencyKey,
-      record.id, record.createdAt, claim?.bodyHash ?? '', input.raw, ...fields(stored),
+      record.id, record.createdAt, claim?.bodyHash ?? '', await inputBytes(input), ...fields(stored),
     )) as [string, string];
     if (outcome === 'conflict') return { conflict: true };
     if (outcome === 'created') return { record, created: true };
@@ -201,7 +202,7 @@ export class RedisJobStore implements JobStore {
 
   async input(id: string): Promise<ExtractionRequest | undefined> {
     const raw = await this.client.getBuffer(this.key(id, 'input'));
-    return raw ? (JSON.parse(raw.toString('utf8')) as ExtractionRequest) : undefined;
+    return raw ? requestFromInputBytes(raw) : undefined;
   }
 
   async progress(id: string, progress: JobProgress): Promise<void> {

@@ -11,9 +11,13 @@ import { isFinal, QUEUED_PROGRESS, type FinalStatus, type JobError, type JobProg
  * atomic step, so a job ends once however many runs or cancels race for it.
  */
 
-/** The body of the submit, as received (and, where the store can keep it as is, parsed). */
+/**
+ * The request of the submit, parsed; and its JSON body as received, when it
+ * came as JSON (a store that keeps bytes keeps those; a multipart submit's
+ * request it encodes itself: input-bytes.ts).
+ */
 export interface JobInput {
-  raw: Buffer;
+  raw?: Buffer;
   request: ExtractionRequest;
 }
 

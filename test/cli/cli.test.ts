@@ -5,6 +5,8 @@
  * The rules engine and one OCR worker keep each run to a few seconds.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +80,38 @@ function jsonLines(stdout: string): Line[] {
 
 function readJson(path: string): Record<string, any> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+}
+
+interface Recorded {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A stand-in service that records every request and answers each path as `answer` says (200 {} otherwise). */
+async function recordingService(answer: (request: Recorded) => { status: number; body: unknown } | undefined = () => undefined): Promise<{ url: string; seen: Recorded[]; close(): Promise<void> }> {
+  const seen: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
+      const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      seen.push(recorded);
+      const { status, body } = answer(recorded) ?? { status: 200, body: {} };
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A recorded multipart body as the parts a server reads (the platform's own multipart parser). */
+function formOf(recorded: Recorded): Promise<FormData> {
+  return new Response(new Uint8Array(recorded.body), { headers: { 'content-type': String(recorded.headers['content-type']) } }).formData();
 }
 
 describe('docshape extract (the command line)', function () {
@@ -249,6 +283,27 @@ describe('docshape extract (the command line)', function () {
       expect(refused.code).to.equal(2);
     });
 
+    it('sends each request as multipart/form-data: the schema and options as JSON parts, each file as it is', async () => {
+      const service = await recordingService((request) => (request.path === '/v1/' ? { status: 200, body: { total: 1 } } : undefined));
+      try {
+        const result = await run(['extract', '-s', 'schema.json', '--date-order', 'mdy', '--url', service.url, '--api-key', TEST_API_KEY, 'docs/receipt.png', 'docs/2024/invoice.pdf'], dir);
+        expect(result.code, result.stderr).to.equal(0);
+        const [sent] = service.seen.filter((request) => request.method === 'POST');
+        expect(sent!.path).to.equal('/v1/');
+        expect(sent!.headers['content-type']).to.match(/^multipart\/form-data; boundary=/);
+        expect(sent!.headers['x-api-key']).to.equal(TEST_API_KEY);
+        const form = await formOf(sent!);
+        expect([...form.keys()]).to.deep.equal(['schema', 'options', 'file', 'file']);
+        expect(JSON.parse(String(form.get('schema')))).to.deep.equal(SCHEMA);
+        expect(JSON.parse(String(form.get('options')))).to.deep.equal({ dateOrder: 'mdy' });
+        const files = form.getAll('file') as File[];
+        expect(files.map((file) => [file.name, file.type])).to.deep.equal([['receipt.png', 'image/png'], ['invoice.pdf', 'application/pdf']]);
+        expect(Buffer.from(await files[1]!.arrayBuffer()).equals(readFileSync(join(dir, 'docs/2024/invoice.pdf')))).to.equal(true);
+      } finally {
+        await service.close();
+      }
+    });
+
     it('stops with exit 2 when the service refuses the key, instead of failing every file', async () => {
       const result = await run(['extract', '-s', 'schema.json', '--jsonl', '--url', server.url, '--api-key', 'wrong', 'docs'], dir);
       expect(result.code).to.equal(2);
@@ -291,8 +346,9 @@ describe('docshape extract (the command line)', function () {
       expect(interrupted.code, interrupted.stderr).to.equal(130);
       expect(interrupted.stderr).to.match(/the jobs go on on the service: run the same command again/);
       expect(submitted()).to.equal(4);
+      // docs/2024/invoice.pdf and docs/2025/invoice.pdf are the same request (name, bytes, schema): one Idempotency-Key, one job
       const counts = await jobs.jobs.counts();
-      expect(counts.queued + counts.running).to.equal(4);
+      expect(counts.queued + counts.running).to.equal(3);
 
       openGate();
       const second = await run(args, dir);
@@ -309,6 +365,29 @@ describe('docshape extract (the command line)', function () {
       expect(third.code).to.equal(1);
       expect(submitted()).to.equal(5);
       expect(jsonLines(third.stdout).map((line) => [line.file, line.httpStatus])).to.deep.equal([['docs/broken.png', 400]]);
+    });
+
+    it('submits each file as a multipart job with an Idempotency-Key made from its request', async () => {
+      const service = await recordingService((request) => {
+        if (request.method === 'POST') return { status: 202, body: { id: 'job-1', status: 'queued' } };
+        if (request.path.startsWith('/v1/jobs/job-1?')) return { status: 200, body: { id: 'job-1', status: 'succeeded', progress: { pagesDone: 1 }, error: null, errorStatus: null } };
+        return request.path === '/v1/jobs/job-1/result' ? { status: 200, body: { total: 76.2 } } : undefined;
+      });
+      try {
+        const args = ['extract', '-s', 'schema.json', '--async', '--out', 'recorded-out', '--url', service.url, '--api-key', TEST_API_KEY, 'docs/2024/invoice.pdf'];
+        const result = await run(args, dir);
+        expect(result.code, result.stderr).to.equal(0);
+        const submits = service.seen.filter((request) => request.method === 'POST');
+        expect(submits.map((request) => request.path)).to.deep.equal(['/v1/jobs']);
+        expect(submits[0]!.headers['content-type']).to.match(/^multipart\/form-data; boundary=/);
+        expect(submits[0]!.headers['idempotency-key']).to.match(/^[0-9a-f]{64}$/);
+        const form = await formOf(submits[0]!);
+        expect([...form.keys()]).to.deep.equal(['schema', 'file']);
+        expect((form.get('file') as File).type).to.equal('application/pdf');
+        expect(readJson(join(dir, 'recorded-out/invoice.pdf.json'))).to.deep.equal({ total: 76.2 });
+      } finally {
+        await service.close();
+      }
     });
 
     it('--async needs --url and --out', async () => {

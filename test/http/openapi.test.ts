@@ -73,6 +73,22 @@ describe('OpenAPI document', function () {
     }
   });
 
+  it('offers both forms of a request body, the multipart one with the JSON one\'s members as its JSON parts', () => {
+    const document = buildOpenApiDocument({ metrics: false, jobs: true }) as Json;
+    for (const [path, json, form, parts] of [['/v1/', 'ExtractionRequest', 'ExtractionForm', ['schema', 'options']], ['/v1/jobs', 'JobRequest', 'JobForm', ['schema', 'options', 'webhook', 'metadata']]] as const) {
+      const content = document.paths[path].post.requestBody.content;
+      expect(Object.keys(content), path).to.deep.equal(['application/json', 'multipart/form-data']);
+      expect(content['multipart/form-data'].schema.$ref).to.equal(`#/components/schemas/${form}`);
+      const published = document.components.schemas[form];
+      expect(published.required).to.deep.equal(['schema', 'file']);
+      expect(Object.keys(published.properties)).to.deep.equal([...parts, 'file']);
+      for (const part of parts) {
+        expect(published.properties[part], part).to.deep.equal(document.components.schemas[json].properties[part]);
+        expect(content['multipart/form-data'].encoding[part]).to.deep.equal({ contentType: 'application/json' });
+      }
+    }
+  });
+
   it('describes every status of POST /v1/ with its body and headers, and the other routes', () => {
     const document = buildOpenApiDocument({ metrics: true }) as Json;
     const responses = document.paths['/v1/'].post.responses;

@@ -103,6 +103,19 @@ describe('decodeContents', () => {
       const bytes = Buffer.concat([Buffer.alloc(500, 0x20), SAMPLES['application/pdf']]);
       expect(decodeContents([item('application/pdf', bytes)], LIMITS)).to.have.length(1);
     });
+
+    it('a file\'s own bytes (a multipart part, a file the CLI read): a view of them, not base64, checked alike', () => {
+      const body = Buffer.concat([Buffer.from('--boundary\r\n'), SAMPLES['application/pdf'], Buffer.from('\r\n--boundary--')]);
+      const view = body.subarray(12, 12 + SAMPLES['application/pdf'].length);
+      const [file] = decodeContents([{ filename: 'a.pdf', mimeType: 'application/pdf', data: view }], LIMITS);
+      expect(file!.bytes.equals(SAMPLES['application/pdf'])).to.equal(true);
+      expect(file!.bytes.buffer).to.equal(body.buffer, 'a view of the bytes, not a copy');
+      // no base64 is read from them: bytes that would be base64 text stay bytes
+      const text = Buffer.from(SAMPLES['image/png'].toString('base64'));
+      expect(badRequestMessage(() => decodeContents([{ mimeType: 'image/png', data: text }], LIMITS))).to.match(/^contents\[0\]\.data is not a PNG image as contents\[0\]\.mimeType says/);
+      expect(badRequestMessage(() => decodeContents([{ mimeType: 'image/png', data: new Uint8Array(0) }], LIMITS))).to.equal('contents[0].data is empty');
+      expect(badRequestMessage(() => decodeContents([{ mimeType: 'image/png', data: SAMPLES['application/pdf'] }], LIMITS))).to.match(/^contents\[0\]\.data is a PDF file but contents\[0\]\.mimeType is image\/png/);
+    });
   });
 
   describe('rejects with 400 naming the field', () => {

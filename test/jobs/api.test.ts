@@ -10,6 +10,7 @@ import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf, truncate } from '../fixtures/pdfs.js';
 import { healthzDuring } from '../helpers/healthz.js';
+import { formBody, postBytes, type FormPart, type RawAnswer } from '../helpers/multipart.js';
 import { NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, TEST_API_KEY, type JsonResponse, type RunningServer } from '../helpers/test-server.js';
 
@@ -193,6 +194,71 @@ for (const queue of ['in-process', 'redis'] as const) {
       const otherCaller = await postJson(`${base}/v1/jobs`, body, { 'x-api-key': OTHER_KEY, 'idempotency-key': key });
       expect(otherCaller.status).to.equal(202);
       expect(otherCaller.body.id).to.not.equal(first.body.id);
+      await untilEnded(base, first.body.id);
+    });
+
+    function submitForm(parts: FormPart[], headers: Record<string, string> = {}): Promise<RawAnswer> {
+      const { body, contentType } = formBody(parts);
+      return postBytes(`${base}/v1/jobs`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY, ...headers });
+    }
+
+    it('takes a multipart submit (a PDF and an image, the schema as a file part, options and metadata): its result is POST /v1/\'s answer', async () => {
+      const [pdf, png] = await Promise.all([makeInvoicePdf(), makeReceiptImage('png')]);
+      const options = { evidence: true };
+      const submitted = await submitForm([
+        { name: 'schema', filename: 'schema.json', type: 'application/json', body: JSON.stringify(invoiceSchema) },
+        { name: 'options', body: JSON.stringify(options) },
+        { name: 'metadata', body: '{"batch":"mp-1"}' },
+        { name: 'file', filename: 'invoice.pdf', type: 'application/pdf', body: pdf },
+        { name: 'file', filename: 'receipt.png', body: png },
+      ]);
+      expect(submitted.status, JSON.stringify(submitted.body)).to.equal(202);
+      const ended = await untilEnded(base, submitted.body.id);
+      expect(ended.body).to.include({ status: 'succeeded', error: null });
+      expect(ended.body.metadata).to.deep.equal({ batch: 'mp-1' });
+      const direct = await postJson(`${base}/v1/`, { schema: invoiceSchema, contents: [content(pdf, 'application/pdf', 'invoice.pdf'), content(png, 'image/png', 'receipt.png')], options });
+      expect(direct.status).to.equal(200);
+      const result = await call('GET', `${base}/v1/jobs/${submitted.body.id}/result`);
+      expect(result.body).to.deep.equal(direct.body);
+      expect(result.body.data.invoice_number).to.equal(INVOICE_EXPECTED.invoiceNumber);
+    });
+
+    it('answers a multipart submit\'s 400s as POST /v1/ does, before queueing anything', async () => {
+      const png = await makeReceiptImage('png');
+      const schemaPart = { name: 'schema', body: JSON.stringify(invoiceSchema) };
+      const bad: FormPart[][] = [
+        [schemaPart],
+        [schemaPart, { name: 'file', filename: 'receipt.png', type: 'application/pdf', body: png }],
+        [{ name: 'schema', body: '{' }, { name: 'file', filename: 'receipt.png', body: png }],
+        [schemaPart, { name: 'options', body: '{"nonsense":true}' }, { name: 'file', filename: 'receipt.png', body: png }],
+      ];
+      const before = (await runtime.jobs.counts()).queued;
+      for (const parts of bad) {
+        const { body, contentType } = formBody(parts);
+        const direct = await postBytes(`${base}/v1/`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY });
+        const job = await postBytes(`${base}/v1/jobs`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY });
+        expect(direct.status, JSON.stringify(direct.body)).to.equal(400);
+        expect(job.status).to.equal(400);
+        expect(job.body).to.deep.equal(direct.body);
+      }
+      expect((await runtime.jobs.counts()).queued).to.equal(before);
+      const webhookPart = await submitForm([schemaPart, { name: 'webhook', body: '{"url":"http://127.0.0.1:9/hook"}' }, { name: 'file', filename: 'receipt.png', body: png }]);
+      expect(webhookPart.status).to.equal(400);
+      expect(webhookPart.body.error).to.match(/WEBHOOK_SECRET/);
+    });
+
+    it('Idempotency-Key on a multipart submit compares its parts, not its boundary', async () => {
+      const key = `idem-multipart-${queue}-${Date.now()}`;
+      const parts: FormPart[] = [{ name: 'schema', body: JSON.stringify(invoiceSchema) }, { name: 'file', filename: 'invoice.pdf', type: 'application/pdf', body: await makeInvoicePdf() }];
+      const headers = { 'idempotency-key': key };
+      const first = await submitForm(parts, headers);
+      const again = await submitForm(parts, headers); // formBody draws a new boundary each time
+      expect(first.status).to.equal(202);
+      expect(again.status).to.equal(202);
+      expect(again.body.id).to.equal(first.body.id);
+      expect(again.headers['idempotent-replayed']).to.equal('true');
+      const other = await submitForm([...parts, { name: 'options', body: '{"dateOrder":"mdy"}' }], headers);
+      expect(other.status).to.equal(422);
       await untilEnded(base, first.body.id);
     });
 

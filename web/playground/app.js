@@ -1,7 +1,9 @@
 // The playground's behaviour: key, files, schema, options, the POST /v1/
-// call (or a job: POST /v1/jobs, its progress, its result), and the answer
-// (values, engine, stage timings, errors as the service phrased them,
-// evidence boxes when the service offers evidence).
+// call (or a job: POST /v1/jobs, its progress, its result), the files sent
+// as multipart/form-data as they are, and the answer (values, lists of
+// objects as tables (lists.js), engine, stage timings, errors as the service
+// phrased them, evidence boxes when the service offers evidence).
+import { escapePointer, isListOfObjects, listsIn, listTable } from './lists.js';
 import { clearBoxes, showBoxes, showPages } from './pages.js';
 import { PRESETS } from './presets.js';
 
@@ -13,7 +15,7 @@ const MIME_BY_EXTENSION = { pdf: 'application/pdf', jpg: 'image/jpeg', jpeg: 'im
 const SUPPORTED = new Set([...Object.values(MIME_BY_EXTENSION), 'text/xml']);
 
 const $ = (id) => document.getElementById(id);
-const state = { files: [], evidence: false, optionFields: [], job: undefined };
+const state = { files: [], evidence: false, optionFields: [], job: undefined, pinned: undefined };
 
 // ---------------------------------------------------------------------------
 // Service capabilities (no key needed)
@@ -137,33 +139,32 @@ function usePreset(name) {
 // ---------------------------------------------------------------------------
 // The request
 
-function base64Of(file) {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-async function buildBody(schema) {
-  const contents = await Promise.all(
-    state.files.map(async ({ file, mimeType }) => ({ filename: file.name, mimeType, data: await base64Of(file) })),
-  );
+/**
+ * The request as multipart/form-data: the schema and options as JSON parts,
+ * each file as a "file" part of the type the page settled on, its bytes as
+ * they are (no base64: the browser streams the file from disk).
+ */
+function buildForm(schema) {
+  const form = new FormData();
+  form.append('schema', JSON.stringify(schema));
   const options = {};
   for (const field of state.optionFields) {
     const value = field.read();
     if (value !== undefined) options[field.name] = value;
   }
   if (state.evidence) options.evidence = true;
-  return Object.keys(options).length > 0 ? { schema, contents, options } : { schema, contents };
+  if (Object.keys(options).length > 0) form.append('options', JSON.stringify(options));
+  // a slice with the type: the browser may have named none (an .xml file), the page found it from the name
+  for (const { file, mimeType } of state.files) form.append('file', file.slice(0, file.size, mimeType), file.name);
+  return form;
 }
 
+/** A call of the API; `body` a FormData (its Content-Type, with the boundary, is the browser's to set). */
 async function call(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: { 'content-type': 'application/json', 'x-api-key': $('api-key').value.trim() },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    headers: { 'x-api-key': $('api-key').value.trim() },
+    ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
   try {
@@ -186,8 +187,8 @@ async function run() {
   $('run-status').textContent = `Reading ${state.files.length} file(s)...`;
   const started = performance.now();
   try {
-    if ($('as-job').checked) return await runJob(await buildBody(schema), started);
-    const { response, body } = await call('POST', '/v1/', await buildBody(schema));
+    if ($('as-job').checked) return await runJob(buildForm(schema), started);
+    const { response, body } = await call('POST', '/v1/', buildForm(schema));
     showSummary(response.headers);
     if (!response.ok) showFailure(response, body);
     else showAnswer(body);
@@ -302,12 +303,9 @@ function showSummary(headers) {
   );
 }
 
-function escapePointer(key) {
-  return String(key).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Every leaf of the answer with its JSON Pointer and a readable path. */
+/** Every leaf of the answer with its JSON Pointer and a readable path; a list of objects is a table of its own (lists.js). */
 function leaves(value, pointer = '', path = '') {
+  if (isListOfObjects(value)) return [];
   if (Array.isArray(value)) {
     return value.length === 0 ? [{ pointer, path, value }] : value.flatMap((item, i) => leaves(item, `${pointer}/${i}`, `${path}[${i}]`));
   }
@@ -319,7 +317,9 @@ function leaves(value, pointer = '', path = '') {
 
 function showAnswer(body) {
   const table = $('fields');
+  state.pinned = undefined;
   clearBoxes($('pages'));
+  $('lists').replaceChildren();
   if (body === undefined) {
     table.hidden = true;
     $('raw').hidden = true;
@@ -332,8 +332,10 @@ function showAnswer(body) {
   $('raw').hidden = false;
   const head = document.createElement('tr');
   head.append(...['field', 'value', ...(evidence ? ['confidence'] : [])].map((text) => Object.assign(document.createElement('th'), { textContent: text })));
-  table.replaceChildren(head, ...leaves(data).map((leaf) => fieldRow(leaf, evidence)));
-  table.hidden = false;
+  const rows = leaves(data).map((leaf) => fieldRow(leaf, evidence));
+  table.replaceChildren(head, ...rows);
+  table.hidden = rows.length === 0;
+  $('lists').replaceChildren(...listsIn(data).map((list) => listTable(list, (cell, pointer) => explain(cell, evidence?.[pointer]))));
 }
 
 function fieldRow({ pointer, path, value }, evidence) {
@@ -344,26 +346,61 @@ function fieldRow({ pointer, path, value }, evidence) {
   if (value === null || Array.isArray(value)) valueCell.className = 'muted';
   row.append(Object.assign(document.createElement('td'), { textContent: path || '(root)' }), valueCell);
   if (!evidence) return row;
-  const found = evidence[pointer];
   const cell = document.createElement('td');
   row.append(cell);
-  if (!found) return row;
-  const confidence = Number(found.confidence);
-  const low = !(confidence >= REVIEW_BELOW);
-  const located = Boolean(found.bbox || (Array.isArray(found.boxes) && found.boxes.length > 0));
-  cell.textContent = `${Number.isFinite(confidence) ? Math.round(confidence * 100) : '?'}%${located ? '' : ' - not found on a page'}`;
-  if (low) {
-    row.classList.add('review');
-    cell.title = 'Low confidence: check this value against the page';
+  const found = evidence[pointer];
+  if (found) {
+    cell.textContent = confidenceText(found);
+    bindEvidence(row, found);
+    if (row.classList.contains('review')) cell.title = 'Low confidence: check this value against the page';
   }
-  row.tabIndex = 0;
-  const show = () => showBoxes($('pages'), found, low);
-  const hide = () => clearBoxes($('pages'));
-  row.addEventListener('mouseenter', show);
-  row.addEventListener('focus', show);
-  row.addEventListener('mouseleave', hide);
-  row.addEventListener('blur', hide);
   return row;
+}
+
+function isLow(found) {
+  return !(Number(found.confidence) >= REVIEW_BELOW);
+}
+
+/** "93%", and whether the value was found on a page. */
+function confidenceText(found) {
+  const confidence = Number(found.confidence);
+  const located = Boolean(found.bbox || (Array.isArray(found.boxes) && found.boxes.length > 0));
+  return `${Number.isFinite(confidence) ? Math.round(confidence * 100) : '?'}%${located ? '' : ' - not found on a page'}`;
+}
+
+/**
+ * A value's element shows its box on the page while hovered or focused; a
+ * click pins the box (another click, or a click on another value, lets it
+ * go), so that the page can be scrolled to it and looked at.
+ */
+function bindEvidence(element, found) {
+  const low = isLow(found);
+  if (low) element.classList.add('review');
+  element.tabIndex = 0;
+  const show = () => showBoxes($('pages'), found, low);
+  const hide = () => {
+    if (state.pinned) showBoxes($('pages'), state.pinned.found, isLow(state.pinned.found));
+    else clearBoxes($('pages'));
+  };
+  element.addEventListener('mouseenter', show);
+  element.addEventListener('focus', show);
+  element.addEventListener('mouseleave', hide);
+  element.addEventListener('blur', hide);
+  element.addEventListener('click', () => {
+    state.pinned?.element.classList.remove('pinned');
+    state.pinned = state.pinned?.element === element ? undefined : { element, found };
+    state.pinned?.element.classList.add('pinned');
+    show();
+  });
+}
+
+/** A list cell: its value's confidence beneath it, and its box, when the evidence has the value. */
+function explain(cell, found) {
+  if (!found) return false;
+  cell.append(Object.assign(document.createElement('span'), { className: 'confidence', textContent: confidenceText(found) }));
+  bindEvidence(cell, found);
+  if (cell.classList.contains('review')) cell.title = 'Low confidence: check this value against the page';
+  return true;
 }
 
 // ---------------------------------------------------------------------------
