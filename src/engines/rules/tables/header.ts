@@ -137,10 +137,8 @@ export function bindingScore(field: ItemField, tokens: readonly Token[], reading
   return score;
 }
 
-function scoreBinding(field: ItemField, printed: readonly Token[], reading: PhraseReading): number {
+function scoreBinding(field: ItemField, tokens: readonly Token[], reading: PhraseReading): number {
   let best = field.facet !== undefined && reading.facet === field.facet ? Math.min(1, reading.certainty + 0.08) : 0;
-  // signs between the words ("NOM & DESIGNATION", "# ligne") are no words a label must explain
-  const tokens = printed.filter((token) => /[\p{L}\p{N}]/u.test(token.norm));
   if (tokens.length === 0 || tokens.length > 2 * MAX_LABEL_WORDS) return best;
   // a label the meaning layer reads surely as something else is not this property because a word of it matches
   const otherFacet = field.facet !== undefined && reading.facet !== undefined && reading.facet !== field.facet && reading.certainty >= 0.9;
@@ -243,19 +241,6 @@ function splitCell(words: readonly RuleWord[], fields: readonly ItemField[], cha
   }
   const split = best[words.length];
   return split && split.value > labelValue(whole, fields) ? split.labels : [whole];
-}
-
-/** What a part of a label counts for, against the label read whole. */
-const PART_SHARE = 0.95;
-
-/** The parts of a label printed with commas or semicolons between them, each read on its own. */
-function partsOf(label: HeaderLabel): Array<{ tokens: Token[]; reading: PhraseReading }> {
-  const parts = label.text.split(/[,;]/).map((part) => part.trim()).filter((part) => part !== '');
-  if (parts.length < 2) return [];
-  return parts.map((part) => {
-    const tokens = tokenize(part);
-    return { tokens, reading: /\d/.test(part) ? NO_READING : readPhrase(tokens.map((token) => token.norm)) };
-  });
 }
 
 /** The words of a label block read as one: "Positions-" + "betrag" is "Positionsbetrag". */
@@ -391,8 +376,6 @@ function bindFields(columns: readonly Column[], fields: readonly ItemField[]): B
     for (const field of fields) {
       let whole = bindingScore(field, tokens, column.reading);
       if (facets.size < 2 && column.labels.length > 1) for (const label of column.labels) if (label.facet !== undefined) whole = Math.max(whole, bindingScore(field, label.tokens, label));
-      // a label of several parts ("NOM & DESIGNATION, Période") names what its first part names
-      for (const label of column.labels) for (const part of partsOf(label)) whole = Math.max(whole, PART_SHARE * bindingScore(field, part.tokens, part.reading));
       if (whole >= MIN_BINDING) pairs.push({ field, column: index, stack: -1, score: whole, direct: true });
       if (column.labels.length < 2) continue;
       column.labels.forEach((label, stack) => {
