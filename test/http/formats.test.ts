@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeCsv, makeDocx, makeEmail, makeHtml, makeOdt, makePptx, makeText, makeTiff, makeXlsx, invoiceSheetRows } from '../fixtures/formats.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
-import { closeSharedServices, content, postJson, sharedServices, startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 import { healthzDuring } from '../helpers/healthz.js';
+import { formBody, postBytes } from '../helpers/multipart.js';
 import { deepHtml, DOCX_TYPE, longLineCsv, manyPartEmail, nestedEmail, zipBombDocx } from '../../scripts/fuzz/families/formats.js';
 
 const OOXML = 'application/vnd.openxmlformats-officedocument';
@@ -53,6 +54,14 @@ describe('every input type through POST /v1/ (rules engine)', function () {
     return response.body as Record<string, unknown>;
   };
 
+  /** The same file sent as curl -F sends it: the schema a field, the file a part with its filename and type. */
+  const answerAsForm = async (bytes: Buffer, mimeType: string, filename: string) => {
+    const { body, contentType } = formBody([{ name: 'schema', body: JSON.stringify(SCHEMA) }, { name: 'file', filename, type: mimeType, body: bytes }]);
+    const response = await postBytes(`${server.url}/v1/`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    return response.body as Record<string, unknown>;
+  };
+
   it('reads the invoice as a PDF (the answer every other type must give)', async () => {
     expect(await answer(await makeInvoicePdf(), 'application/pdf', 'invoice.pdf')).to.deep.equal(EXPECTED);
   });
@@ -68,8 +77,9 @@ describe('every input type through POST /v1/ (rules engine)', function () {
     ['CSV with semicolons and decimal commas', 'text/csv', 'invoice.csv', () => makeCsv(';', true)],
   ];
   for (const [name, mimeType, filename, make] of digital) {
-    it(`gives the same answer for the invoice as ${name}`, async () => {
+    it(`gives the same answer for the invoice as ${name}, sent as JSON and as multipart/form-data`, async () => {
       expect(await answer(make(), mimeType, filename)).to.deep.equal(EXPECTED);
+      expect(await answerAsForm(make(), mimeType, filename)).to.deep.equal(EXPECTED);
     });
   }
 
@@ -81,10 +91,13 @@ describe('every input type through POST /v1/ (rules engine)', function () {
   it('reads an e-mail and the invoice PDF attached to it', async () => {
     const eml = makeEmail({ attachments: [{ filename: 'invoice.pdf', mimeType: 'application/pdf', bytes: await makeInvoicePdf() }] });
     expect(await answer(eml, 'message/rfc822', 'invoice.eml')).to.deep.equal(EXPECTED);
+    expect(await answerAsForm(eml, 'message/rfc822', 'invoice.eml')).to.deep.equal(EXPECTED);
   });
 
-  it('gives the same answer for the invoice as a TIFF scan (G4), read by OCR', async () => {
-    expect(await answer(await makeTiff('ccittfax4'), 'image/tiff', 'invoice.tif')).to.deep.equal(EXPECTED);
+  it('gives the same answer for the invoice as a TIFF scan (G4), read by OCR, sent as JSON and as multipart/form-data', async () => {
+    const tiff = await makeTiff('ccittfax4');
+    expect(await answer(tiff, 'image/tiff', 'invoice.tif')).to.deep.equal(EXPECTED);
+    expect(await answerAsForm(tiff, 'image/tiff', 'invoice.tif')).to.deep.equal(EXPECTED);
   });
 });
 
