@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DATE_ORDERS, E_INVOICE_SETTINGS } from '../config.js';
+import { DATE_ORDERS, DOCSHAPE_API_KEY, E_INVOICE_SETTINGS, type Env } from '../config.js';
 import type { RequestOptions } from '../pipeline.js';
 import { UsageError } from './usage-error.js';
 
@@ -125,7 +125,7 @@ function readConcurrency(raw: string | undefined): number | undefined {
 
 /** The arguments after `extract`, checked; undefined when help was asked for. Every mistake is a UsageError naming the flag. */
 /** `env` supplies DOCSHAPE_API_KEY, so a key need not sit on the command line where `ps` shows it. */
-export function parseExtractArgs(argv: string[], env: Record<string, string | undefined> = {}): ExtractArgs | undefined {
+export function parseExtractArgs(argv: string[], env: Env = {}): ExtractArgs | undefined {
   const requestFlags = Object.fromEntries(REQUEST_OPTION_FLAGS.map((entry) => [entry.flag, { type: 'values' in entry ? 'string' : 'boolean' } as const]));
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof FLAGS }>>;
   try {
@@ -156,7 +156,7 @@ export function parseExtractArgs(argv: string[], env: Record<string, string | un
     layout: values.layout === true,
     compact: values.compact === true,
     url: values.url,
-    apiKey: values['api-key'] ?? (values.url !== undefined ? env['DOCSHAPE_API_KEY']?.trim() || undefined : undefined),
+    apiKey: values['api-key'] ?? (values.url !== undefined ? DOCSHAPE_API_KEY.read(env) : undefined),
     async: values.async === true,
     options,
   };

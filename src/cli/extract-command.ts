@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, PDF_THREAD_WARM_UP, type Config } from '../config.js';
 import { isAppError } from '../errors.js';
 import { compileCallerSchema } from '../extract/schema.js';
 import type { ContentItem } from '../ingest/decode.js';
@@ -50,7 +50,7 @@ export function readCliConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     // A run is timed by its total: a pdf.js thread's warm-up, there for the latency of a service's
     // first callers, would be readings added to it, not moved.
-    return loadConfig({ PDF_THREAD_WARM_UP: '0', ...env });
+    return loadConfig({ [PDF_THREAD_WARM_UP.name]: '0', ...env });
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(`configuration error: ${error.message}`);
     throw error;

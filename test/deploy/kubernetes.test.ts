@@ -152,8 +152,8 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     expect(find('Job', 'ollama-pull').spec.template.spec.containers[0].env.find((e: Manifest) => e.name === 'MODEL').value).to.equal(config.ollama.model);
   });
 
-  it('every variable set for docshape is one README documents', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('every variable set for docshape is one docs/configuration.md documents', () => {
+    const readme = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
     const workerEnv = find('Deployment', 'docshape-worker').spec.template.spec.containers[0].env;
     const names = [...Object.keys(configMap.data), ...container.env.map((e: Manifest) => e.name), ...workerEnv.map((e: Manifest) => e.name)];
     for (const name of names) expect(readme, name).to.contain(`| \`${name}\` |`);
