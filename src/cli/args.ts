@@ -76,7 +76,8 @@ ${optionLines}
                           them running on the service); --concurrency is the jobs watched at once
   -h, --help              this text
 
-Folders are searched (recursively) for .pdf, .png, .jpg, .jpeg, .webp and .gif files.
+Folders are searched (recursively) for every type docshape reads, by extension: .pdf,
+images (.png, .jpg, .tif, ...), Office files, .csv, .html, .txt, .md, .eml, .xml, .json.
 Progress goes to stderr: a bar on a terminal, one line per file otherwise.
 In-process runs take their configuration (engine, OCR, limits) from the same
 environment variables as the server.

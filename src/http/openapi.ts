@@ -194,7 +194,7 @@ const EVIDENCE_SCHEMAS: JsonObject = {
         type: 'number',
         minimum: 0,
         maximum: 1,
-        description: 'Probability that the value is right, calibrated on labelled documents (README "Evidence and confidence"). A value no document word supports is listed with a low confidence and no box.',
+        description: 'Probability that the value is right, calibrated on labelled documents (docs/evidence-and-confidence.md). A value no document word supports is listed with a low confidence and no box.',
       },
     },
   },

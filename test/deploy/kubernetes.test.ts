@@ -152,11 +152,14 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     expect(find('Job', 'ollama-pull').spec.template.spec.containers[0].env.find((e: Manifest) => e.name === 'MODEL').value).to.equal(config.ollama.model);
   });
 
-  it('every variable set for docshape is one docs/configuration.md documents', () => {
-    const readme = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+  it('every variable set for docshape is one the documentation (README.md, docs/) names', () => {
+    const docsDir = join(ROOT, 'docs');
+    const documentation = ['README.md', ...readdirSync(docsDir).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))]
+      .map((page) => readFileSync(join(ROOT, page), 'utf8'))
+      .join('\n');
     const workerEnv = find('Deployment', 'docshape-worker').spec.template.spec.containers[0].env;
     const names = [...Object.keys(configMap.data), ...container.env.map((e: Manifest) => e.name), ...workerEnv.map((e: Manifest) => e.name)];
-    for (const name of names) expect(readme, name).to.contain(`| \`${name}\` |`);
+    for (const name of names) expect(documentation, name).to.contain(`\`${name}\``);
   });
 
   describe('jobs: Redis, the workers and their autoscaler', () => {

@@ -12,7 +12,7 @@
  * |-------------------------------|--------------------------|-----------------------------------------------------------------------|
  * | label and value               | core/anchors.ts          | every scalar: a printed label ("Total:") and the typed value after or below it |
  * | labelled block                | core/blocks.ts           | nested objects (customer, vendor): the lines under "Bill to:" and the like |
- * | table                         | core/tables.ts           | lists of objects: a header row naming the item's properties, rows below |
+ * | table                         | tables/tables.ts         | lists of objects: a heading naming the item's properties (or rows of one shape), rows below |
  * | every occurrence              | objects.ts (extractList) | lists of scalars: each labelled value; e-mails, phones, links also unlabelled |
  * | final total                   | receipts/totals.ts       | amounts named like a total: the payable one among several total lines |
  * | rounding                      | receipts/rounding.ts     | totals whose description asks for the amount after rounding           |
@@ -26,9 +26,10 @@
  * | parties of an agreement       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |
  * | e-invoice first               | e-invoice.ts             | a Document with an e-invoice page: its lines first, the printed pages for the rest |
  *
- * core/ is the general machinery (lines, labels, kinds, typed values,
- * tables) and core/languages/ the words of each language it reads, as data;
- * receipts/ knows receipts and invoices; prose/ knows running text.
+ * core/ is the general machinery (lines, labels, kinds, typed values);
+ * tables/ reads lists of objects from printed tables; receipts/ knows
+ * receipts and invoices; prose/ knows running text. The words of each
+ * language it reads are data in meaning/languages/.
  * A new strategy goes in the folder of what it knows and is called from
  * fields.ts (scalars) or objects.ts (objects and lists).
  */
