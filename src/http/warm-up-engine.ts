@@ -7,7 +7,7 @@
  * expressions (dates, amounts, labels) and each of the next ones several
  * milliseconds more than later ones. Unlike WARM_UP (http/warm-up.ts) it
  * starts no pdf.js thread and loads no pdf.js, so it costs a photo-only
- * service no memory (README "Memory").
+ * service no memory (docs/deployment.md, memory).
  */
 import type { Document, Line, Word } from '../document/document.js';
 import { compileCallerSchemaOffThread } from '../extract/schema.js';

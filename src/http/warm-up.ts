@@ -9,7 +9,7 @@
  * pdf.js thread (until it idles out), pdf.js's canvas library (loaded for
  * good) and its two schemas among the compiled ones (extract/schema.ts); no
  * document or answer. Off unless WARM_UP is set: the thread and the library
- * raise a photo-only service's peak memory (README "Memory").
+ * raise a photo-only service's peak memory (docs/deployment.md, memory).
  */
 import { createServer, request as httpRequest, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 /**
  * Finds the values a model wrote in the document text, and so where each was
  * read, and the values that appear nowhere: invented values. Decision
- * (README "Values not in the document"): these are replaced by null by
+ * (docs/engines.md): these are replaced by null by
  * default (LLM_UNGROUNDED=null), because the service promises never to
  * invent a value, and a null is easier for a caller to handle than a
  * plausible wrong one. Free text and numbers must be found; so must a date
