@@ -23,6 +23,7 @@ import { firstUnlabelledPhone } from './receipts/phones.js';
 import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
 import { taxAmountOnLine } from './receipts/taxes.js';
 import { maxOf } from '../../util/extremes.js';
+import { tableWordSet } from './core/table-words.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -35,7 +36,7 @@ export interface FieldContext {
 
 const SCORE_TIE = 0.05;
 /** Without a label, the first date of a document is its own date (invoice, receipt...), not e.g. a due or effective date. */
-const DOCUMENT_DATE_WORDS = new Set(['invoice', 'receipt', 'transaction', 'purchase', 'order', 'issue', 'issued', 'document', 'bill', 'sale', 'sales', 'statement', 'letter', 'visit', 'print', 'printed', 'agreement', 'contract', 'effective']);
+const DOCUMENT_DATE_WORDS = tableWordSet((language) => language.documentDateWords);
 
 /** The property's value and the words it was read from; null when the document does not give it. */
 export function extractScalar(view: SchemaView, hints: FieldHints, context: FieldContext): Reading | null {

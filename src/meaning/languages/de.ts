@@ -65,9 +65,12 @@ export const GERMAN: LanguageTable = {
   compoundHeads: ['rechnung', 'gutschrift', 'steuer'],
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['inkl', 'inklusive', 'einschl', 'einschließlich', 'enthalten', 'enthaltene', 'enthält'],
-  legalForms: ['GmbH', 'gGmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'a.G.', 'KGaA', 'mbH', 'eG'],
+  legalForms: ['GmbH', 'gGmbH', 'AG', 'KG', 'OHG', 'GbR', 'UG', 'e.K.', 'e.V.', 'a.G.', 'KGaA', 'mbH', 'eG', 'SE'],
+  bareLegalForms: ['AG', 'KG', 'OHG'],
   streetWords: ['straße', 'strasse', 'str', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
+  compoundStreetEndings: ['straße', 'strasse', 'str.', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
+  nameParticles: ['von', 'der'],
   compoundLinks: ['s', 'es', 'n', 'en', 'e'],
   glossary: {
     unterschrieben: 'signed', unterzeichnet: 'signed', unterzeichner: 'signatories',

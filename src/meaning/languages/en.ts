@@ -68,10 +68,84 @@ export const ENGLISH: LanguageTable = {
   titles: ['invoice', 'credit note', 'tax invoice'],
   numberMarkers: ['number', 'no', '#', 'num', 'nr', 'ref', 'id'],
   inclusionWords: ['incl', 'include', 'includes', 'included', 'inclusive', 'including', 'inc', 'after', 'with'],
-  legalForms: ['Ltd', 'Limited', 'Inc', 'Incorporated', 'LLC', 'LLP', 'PLC', 'Corp', 'Corporation', 'Co', 'Company', 'Pty', 'Sdn', 'Bhd'],
-  streetWords: ['street', 'road', 'avenue', 'lane', 'drive', 'boulevard', 'square', 'highway'],
+  // "Sdn Bhd" is Malay, but printed in the registered names of Malaysian companies written in English
+  legalForms: ['Ltd', 'Limited', 'Inc', 'Incorporated', 'LLC', 'L.L.C.', 'LP', 'L.P.', 'LLP', 'L.L.P.', 'PLC', 'P.L.C.', 'N.A.', 'Corp', 'Corporation', 'Co', 'Company', 'Pty', 'Sdn', 'Bhd'],
+  bareLegalForms: ['Ltd', 'Inc', 'LLC', 'LLP', 'PLC', 'Co', 'Pty', 'Sdn', 'Bhd'],
+  tradeWords: [
+    'enterprise', 'enterprises', 'trading', 'holdings', 'group', 'industries', 'services', 'restaurant', 'cafe', 'café', 'store', 'stores', 'mart', 'market',
+    'supermarket', 'hotel', 'bakery', 'pharmacy', 'shop',
+  ],
+  streetWords: [
+    'street', 'st', 'road', 'rd', 'avenue', 'ave', 'av', 'lane', 'ln', 'drive', 'dr', 'boulevard', 'blvd', 'way', 'court', 'ct', 'place', 'pl',
+    'square', 'sq', 'highway', 'hwy', 'parkway', 'pkwy', 'crescent', 'terrace', 'close', 'row', 'park', 'route', 'rte', 'circle', 'cir', 'pike', 'trail',
+    'plaza', 'plz', 'mall', 'centre', 'center', 'tower', 'industrial', 'estate', 'km', 'mile',
+    // the other lines of an address
+    'suite', 'ste', 'floor', 'flr', 'fl', 'level', 'lvl', 'unit', 'building', 'bldg', 'block', 'blk', 'lot', 'box', 'po',
+  ],
   salutations: ['Mr', 'Mrs', 'Ms', 'Miss', 'Dr', 'Attn', 'Attention'],
   proseWords: ['general', 'data', 'base', 'internet', 'designation', 'portable', 'social', 'articles', 'numero', 'prestation', 'site', 'termin', 'pedido'],
+  payableWords: ['due', 'payable', 'pay', 'grand', 'final', 'owing', 'nett'],
+  adjustmentWords: ['adj', 'adjustment', 'adjust', 'adjustments', 'diff', 'difference'],
+  // not "closed" nor weekday names: "Closed 11/06/2011 1:38 AM" and "Mon 12/03/18 10:22" are transaction stamps
+  scheduleWords: ['open', 'opening', 'hours', 'daily', 'until', 'till', 'weekdays', 'weekends', 'valid', 'happy'],
+  otherNumberWords: [
+    'fax', 'gst', 'vat', 'tax', 'reg', 'registration', 'tin', 'abn', 'ein', 'invoice', 'inv', 'order', 'card', 'acct', 'account', 'auth', 'authorization',
+    'approval', 'ref', 'reference', 'trans', 'transaction', 'terminal', 'tid', 'mid', 'member', 'check', 'chk', 'ticket', 'serial', 'batch', 'trace', 'slip',
+    'bill', 'table',
+  ],
+  documentDateWords: [
+    'invoice', 'receipt', 'transaction', 'purchase', 'order', 'issue', 'issued', 'document', 'bill', 'sale', 'sales', 'statement', 'letter', 'visit', 'print',
+    'printed', 'agreement', 'contract', 'effective',
+  ],
+  proseCues: {
+    governingLaw: {
+      triggers: ['jurisdiction', 'governing', 'law', 'laws', 'governed'],
+      cues: { 'governing law': 1, 'governed by': 1, 'laws of': 1, 'law of': 1, 'construed in accordance with': 0.9, 'jurisdiction of': 0.8, 'courts of': 0.8, 'courts located in': 0.8, jurisdiction: 0.7 },
+    },
+    // "terms" (payment terms) is no trigger
+    term: {
+      triggers: ['term', 'duration', 'period', 'length', 'validity', 'tenure'],
+      cues: {
+        term: 1, duration: 1, 'for a period of': 0.9, 'period of': 0.85, period: 0.8, 'remain in effect': 0.9, 'remain in full force': 0.9,
+        'continue in full force': 0.9, 'continue in effect': 0.9, 'in effect for': 0.9, terminate: 0.8, expire: 0.8, expires: 0.8, anniversary: 0.8,
+      },
+    },
+    // not "start": a start date of employment or of a lease is not the date an agreement is made
+    effectiveDate: {
+      triggers: ['effective', 'commencement', 'execution', 'signing', 'agreement', 'contract'],
+      cues: {
+        'effective as of': 1, 'effective date': 1, 'effective on': 1, 'entered into': 1, 'made and entered into': 1, made: 0.9,
+        'dated as of': 0.95, dated: 0.9, 'as of': 0.8, commencing: 0.8, 'commencement date': 1, 'executed on': 0.9, 'signed on': 0.9,
+      },
+    },
+    parties: {
+      triggers: ['party', 'parties', 'signatory', 'signatories', 'counterparty', 'counterparties', 'contracting'],
+      descriptionTriggers: ['parties', 'signatories', 'party to', 'between', 'signed', 'signs', 'signing'],
+    },
+  },
+  nameConnectors: ['of', 'and', '&', 'for'],
+  nameParticles: ['the'],
+  nameSuffixes: ['Jr.', 'Sr.', 'II', 'III', 'IV'],
+  notNameWords: [
+    'this', 'that', 'these', 'those', 'agreement', 'exhibit', 'schedule', 'annex', 'appendix', 'section', 'article', 'confidential', 'confidentiality',
+    'non-disclosure', 'nondisclosure', 'whereas', 'now', 'therefore', 'witnesseth', 'recitals', 'in', 'witness', 'whereof', 'by', 'for', 'name', 'title',
+    'date', 'dated', 'signed', 'signature', 'accepted', 'agreed', 'acknowledged', 'very', 'sincerely', 'dear', 'between', 'among', 'if', 'each', 'any', 'all',
+    'no', 'neither', 'either', 'such', 'as', 'on', 'at', 'to', 'from', 'with', 'and', 'or', 'an', 'a', 'it', 'its', 'you', 'your', 'we', 'our', 'they',
+    'notwithstanding', 'except', 'upon', 'during', 'after', 'before', 'under', 'pursuant', 'subject', 'provided', 'however', 'mutual',
+    // capitalised only because they open a sentence
+    'then', 'thereafter', 'there', 'here', 'when', 'where', 'while', 'unless', 'although', 'because', 'since', 'whether', 'please', 'also', 'further',
+    'furthermore', 'moreover', 'thus', 'hence', 'accordingly', 'following', 'attention', 'attn', 're', 'so', 'but', 'yet', 'i',
+  ],
+  roleWords: [
+    'company', 'corporation', 'party', 'parties', 'recipient', 'receiving', 'disclosing', 'discloser', 'employee', 'employer', 'executive', 'director',
+    'directors', 'board', 'undersigned', 'provider', 'licensee', 'licensor', 'purchaser', 'seller', 'buyer', 'consultant', 'contractor', 'client',
+    'customer', 'holder', 'member', 'state', 'information', 'representatives', 'representative', 'affiliates', 'transaction', 'business', 'purpose',
+    'effective', 'government', 'court', 'courts', 'laws', 'law', 'agent', 'vendor', 'supplier', 'landlord', 'tenant', 'lender', 'borrower',
+  ],
+  abbreviations: [
+    'Inc.', 'Corp.', 'Co.', 'Ltd.', 'LLC.', 'L.L.C.', 'L.P.', 'N.A.', 'No.', 'Nos.', 'Mr.', 'Mrs.', 'Ms.', 'Dr.', 'St.', 'Jr.', 'Sr.', 'Ph.D.', 'Esq.', 'vs.', 'v.',
+    'etc.', 'e.g.', 'i.e.', 'U.S.', 'Sec.', 'Art.', 'Para.', 'p.', 'pp.', 'approx.', 'Dept.', 'Est.', 'ft.',
+  ],
   // the short forms callers write in property names; English words stand for themselves
   glossary: {
     inv: 'invoice', invc: 'invoice', no: 'number', nr: 'number', num: 'number', nbr: 'number', nmbr: 'number', numb: 'number',

@@ -67,6 +67,9 @@ export const SPANISH: LanguageTable = {
   legalForms: ['S.L.', 'SL', 'S.A.', 'S.L.U.', 'SLU', 'S.A.U.', 'SAU', 'S.Coop.', 'S.L.L.', 'S.C.'],
   streetWords: ['calle', 'avenida', 'avda', 'plaza', 'paseo', 'carrer', 'camino', 'carretera', 'ronda'],
   salutations: ['Sr.', 'Sra.', 'Srta.', 'Sres.', 'D.', 'Dña.', 'Don', 'Doña', 'Señor', 'Señora'],
+  otherNumberWords: ['iva'],
+  nameConnectors: ['y'],
+  nameParticles: ['de', 'la'],
   glossary: {
     firmado: 'signed', firmada: 'signed', firmó: 'signed', firmaron: 'signed', firmantes: 'signatories',
     // documents and their numbers

@@ -64,8 +64,10 @@ export const FRENCH: LanguageTable = {
   numberMarkers: ['n°', 'no', 'numéro', 'num'],
   inclusionWords: ['ttc', 'compris', 'incluse', 'inclus'],
   legalForms: ['SARL', 'S.A.R.L.', 'SAS', 'S.A.S.', 'SASU', 'EURL', 'SA', 'S.A.', 'SNC', 'SCI', 'SCOP', 'SELARL'],
+  bareLegalForms: ['SA'],
   streetWords: ['rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allée', 'impasse', 'place', 'route', 'quai', 'cours'],
   salutations: ['Monsieur', 'Madame', 'Mademoiselle', 'M.', 'Mme', 'Mlle', 'Messieurs', 'Société', 'Sté'],
+  nameParticles: ['de', 'du', 'la', 'le'],
   glossary: {
     signé: 'signed', signée: 'signed', signés: 'signed', signataires: 'signatories',
     // documents and their numbers ("nombre" is left to Spanish, where a field so named is a name)

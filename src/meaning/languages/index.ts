@@ -9,6 +9,6 @@ import { DUTCH } from './nl.js';
 import { POLISH } from './pl.js';
 import { PORTUGUESE } from './pt.js';
 
-export type { Concept, ConceptWords, LanguageTable, Phrase } from './language.js';
+export type { Concept, ConceptWords, LanguageTable, Phrase, ProseCue, ProseCueWords } from './language.js';
 
 export const LANGUAGES: readonly LanguageTable[] = [ENGLISH, GERMAN, FRENCH, SPANISH, ITALIAN, DUTCH, PORTUGUESE, POLISH];

@@ -65,8 +65,10 @@ export const ITALIAN: LanguageTable = {
   numberMarkers: ['n', 'n°', 'no', 'numero', 'nr', 'num'],
   inclusionWords: ['inclusa', 'incluso', 'compresa', 'compreso', 'ivato', 'ivata'],
   legalForms: ['S.r.l.', 'Srl', 'S.p.A.', 'SpA', 'S.a.s.', 'S.n.c.', 'Snc', 'S.r.l.s.', 'Srls', 'Scarl'],
+  bareLegalForms: ['Srl'],
   streetWords: ['via', 'viale', 'piazza', 'corso', 'largo', 'vicolo', 'piazzale', 'strada'],
   salutations: ['Spett.le', 'Spettabile', 'Sig.', 'Sig.ra', 'Sigg.', 'Gent.mo', 'Gent.ma', 'Egr.', 'Egregio', 'Gentile'],
+  otherNumberWords: ['iva'],
   glossary: {
     firmato: 'signed', firmata: 'signed', firmatari: 'signatories',
     // documents and their numbers ("data" is a date)

@@ -30,6 +30,18 @@ export type Phrase =
   | 'invoice number' | 'invoice date' | 'due date' | 'delivery date' | 'order number' | 'customer number'
   | 'vat id' | 'iban' | 'bic' | 'amount due' | 'tax total' | 'net total' | 'gross total' | 'delivery address';
 
+/** What a prose reader looks for in a contract's running text; the rules engine's prose/cues.ts gives each its kind of value. */
+export type ProseCue = 'governingLaw' | 'term' | 'effectiveDate' | 'parties';
+
+export interface ProseCueWords {
+  /** Words of a property name or description (read in English) that bring the cue in: "jurisdiction", "term". */
+  triggers?: readonly string[];
+  /** Phrases of the description (read in English) that bring it in, as triggers in a name do: "party to", "between". */
+  descriptionTriggers?: readonly string[];
+  /** Phrases of running text that announce the value, each with how surely it does (0 to 1): "governed by": 1, "jurisdiction": 0.7. */
+  cues?: Readonly<Record<string, number>>;
+}
+
 export interface LanguageTable {
   /** ISO 639-1 code. */
   code: string;
@@ -48,8 +60,14 @@ export interface LanguageTable {
   inclusionWords: readonly string[];
   /** Legal forms of companies, as printed ("GmbH", "S.A.R.L.", "Sp. z o.o."). */
   legalForms: readonly string[];
-  /** Words of street names ("rue", "calle", "ulica"), for telling an address line. */
+  /** Legal forms of two or three letters that mark a company name printed without dots too ("AG", "BV", "Ltd"); other short ones ("NV", "SL") are also codes and words, and count only dotted. */
+  bareLegalForms?: readonly string[];
+  /** Words closing a business name that say its trade, not its legal form ("Trading", "Restaurant", "Bakery"). */
+  tradeWords?: readonly string[];
+  /** Words of street names and the other lines of an address ("rue", "calle", "ulica", "suite", "building"), for telling an address line. */
   streetWords: readonly string[];
+  /** Street words that close a street name written as one word, with the house number after ("Bahnstr." 42, "Kerkstraat" 12). */
+  compoundStreetEndings?: readonly string[];
   /** Salutations that open a recipient's address ("Herrn", "Madame", "Sr."), as printed. */
   salutations: readonly string[];
   /**
@@ -58,6 +76,30 @@ export interface LanguageTable {
    * document one of those other languages.
    */
   proseWords?: readonly string[];
+  /** Words of a total's label that make it what is paid, ahead of the other totals ("due", "payable", "grand"). */
+  payableWords?: readonly string[];
+  /** Words of a rounding line that make it the rounding adjustment, not the rounded total ("adj", "difference"). */
+  adjustmentWords?: readonly string[];
+  /** Words of opening hours and schedules, whose times are not the transaction's ("open", "daily", "until"). */
+  scheduleWords?: readonly string[];
+  /** Words that announce a number other than a phone number ("fax", "VAT", "invoice", "terminal"). */
+  otherNumberWords?: readonly string[];
+  /** Words of a date property's name (read in English) that leave it the document's own date, the first one printed ("invoice", "issued", "agreement"). */
+  documentDateWords?: readonly string[];
+  /** Phrases of running text, and the property words that ask for them, by what they announce: governing law, term, effective date, the parties. */
+  proseCues?: Partial<Record<ProseCue, ProseCueWords>>;
+  /** Lower-case words that join the parts of a name and never open one ("of" in "University of Michigan", "and", "&"). */
+  nameConnectors?: readonly string[];
+  /** Articles and particles printed lower case inside a name, which may also open one ("the", "van", "de"). */
+  nameParticles?: readonly string[];
+  /** Words that close a person's name as a legal form closes a company's ("Jr.", "III"). */
+  nameSuffixes?: readonly string[];
+  /** Capitalised words of running text that are never part of a name: document furniture ("Agreement", "Exhibit") and words capitalised for opening a sentence ("Whereas", "However"). */
+  notNameWords?: readonly string[];
+  /** Role nouns of a contract ("Company", "Receiving Party"): a name made only of them is a role, not a party's name. */
+  roleWords?: readonly string[];
+  /** Abbreviations whose full stop does not end a sentence ("Inc.", "No.", "e.g."), as printed. */
+  abbreviations?: readonly string[];
   /**
    * The words callers name and describe fields with, in English: "rechnung":
    * "invoice", "nr": "number", "des": "" (a word that adds nothing to the

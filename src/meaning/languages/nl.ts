@@ -60,8 +60,11 @@ export const DUTCH: LanguageTable = {
   numberMarkers: ['nr', 'nummer', 'no'],
   inclusionWords: ['incl', 'inclusief'],
   legalForms: ['B.V.', 'BV', 'N.V.', 'NV', 'V.O.F.', 'VOF', 'C.V.'],
+  bareLegalForms: ['BV'],
   streetWords: ['straat', 'laan', 'plein', 'weg', 'gracht', 'kade', 'dijk', 'singel', 'steenweg'],
+  compoundStreetEndings: ['straat', 'laan', 'plein', 'gracht', 'kade', 'dijk', 'singel'],
   salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
+  nameParticles: ['van', 'de', 'der'],
   compoundLinks: ['s', 'en', 'e'],
   glossary: {
     ondertekend: 'signed', ondertekenaars: 'signatories',

@@ -61,6 +61,7 @@ export const PORTUGUESE: LanguageTable = {
   legalForms: ['Lda', 'Lda.', 'S.A.', 'Unipessoal', 'Ltda', 'Ltda.', 'EIRELI'],
   streetWords: ['rua', 'avenida', 'travessa', 'largo', 'praça', 'estrada', 'alameda', 'rodovia'],
   salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
+  otherNumberWords: ['iva'],
   glossary: {
     assinado: 'signed', assinada: 'signed', assinou: 'signed', signatários: 'signatories',
     // documents and their numbers ("data" is a date)

@@ -1,11 +1,14 @@
 /**
  * Prose cues: phrases that announce a property's value inside a sentence
  * ("governed by the laws of ...", "for a period of ...", "dated as of ...").
- * They come from the property's own name and from a small, generic synonym
- * table keyed by the words of its name or description; nothing here knows a
- * particular document or dataset.
+ * They come from the property's own name and from the prose cues of the
+ * language tables (meaning/languages/: `proseCues`), brought in by the words
+ * of its name or description; nothing here knows a particular document or
+ * dataset.
  */
+import { LANGUAGES, type ProseCue } from '../../../meaning/languages/index.js';
 import { splitName } from '../../../meaning/words.js';
+import { tableWords } from '../core/table-words.js';
 import type { SchemaView } from '../../../extract/schema-view.js';
 import { wantsNumberUnit } from './durations.js';
 import { type FieldHints } from '../core/labels.js';
@@ -21,38 +24,23 @@ export interface Cue {
 
 interface CueGroup {
   /** Words of a property name (or its description) that bring the group in. */
-  triggers: string[];
+  triggers: readonly string[];
   target: ProseTarget;
   cues: Array<[string, number]>;
 }
 
-const GROUPS: CueGroup[] = [
-  {
-    triggers: ['jurisdiction', 'governing', 'law', 'laws', 'governed'],
-    target: 'place',
-    cues: [['governing law', 1], ['governed by', 1], ['laws of', 1], ['law of', 1], ['construed in accordance with', 0.9], ['jurisdiction of', 0.8], ['courts of', 0.8], ['courts located in', 0.8], ['jurisdiction', 0.7]],
-  },
-  {
-    triggers: ['term', 'duration', 'period', 'length', 'validity', 'tenure'],
-    target: 'duration',
-    cues: [
-      ['term', 1], ['duration', 1], ['for a period of', 0.9], ['period of', 0.85], ['period', 0.8], ['remain in effect', 0.9], ['remain in full force', 0.9],
-      ['continue in full force', 0.9], ['continue in effect', 0.9], ['in effect for', 0.9], ['terminate', 0.8], ['expire', 0.8], ['expires', 0.8], ['anniversary', 0.8],
-    ],
-  },
-  {
-    // not "start": a start date of employment or of a lease is not the date an agreement is made
-    triggers: ['effective', 'commencement', 'execution', 'signing', 'agreement', 'contract'],
-    target: 'date',
-    cues: [
-      ['effective as of', 1], ['effective date', 1], ['effective on', 1], ['entered into', 1], ['made and entered into', 1], ['made', 0.9],
-      ['dated as of', 0.95], ['dated', 0.9], ['as of', 0.8], ['commencing', 0.8], ['commencement date', 1], ['executed on', 0.9], ['signed on', 0.9],
-    ],
-  },
-];
+/** What each cue of the language tables announces. */
+const TARGETS: ReadonlyArray<[ProseCue, ProseTarget]> = [['governingLaw', 'place'], ['term', 'duration'], ['effectiveDate', 'date']];
 
-/** Name words that make a text property a duration; "terms" (payment terms) is not one. */
-export const DURATION_NAMES = new Set(['term', 'duration', 'period', 'length', 'validity', 'tenure']);
+/** The cues of the language tables (meaning/languages/), English first: every language's phrases, read whatever the document's language. */
+const GROUPS: CueGroup[] = TARGETS.map(([cue, target]) => ({
+  triggers: tableWords((language) => language.proseCues?.[cue]?.triggers),
+  target,
+  cues: LANGUAGES.flatMap((language) => Object.entries(language.proseCues?.[cue]?.cues ?? {})),
+}));
+
+/** Name words that make a text property a duration (the triggers of the term cues); "terms" (payment terms) is not one. */
+export const DURATION_NAMES: ReadonlySet<string> = new Set(GROUPS.find((group) => group.target === 'duration')!.triggers);
 
 /** Which prose reader, if any, fits a property. */
 export function proseTargetFor(kind: ValueKind, view: SchemaView, hints: FieldHints): ProseTarget | undefined {

@@ -5,6 +5,7 @@
  * capitalised mid-sentence; the words around it (", a Delaware
  * corporation", "residing at") are lower case and end it.
  */
+import { patternOf, tableWords, tableWordSet } from '../core/table-words.js';
 
 export interface NameRun {
   text: string;
@@ -18,30 +19,19 @@ export interface NameRun {
   upper: boolean;
 }
 
-const LEGAL_FORM = /^(?:inc|incorporated|llc|l\.l\.c|ltd|limited|lp|l\.p|llp|l\.l\.p|corp|corporation|co|company|plc|p\.l\.c|n\.a|s\.a|ag|gmbh|b\.v|n\.v|pty|sa|nv|bv|se|jr|sr|ii|iii|iv)\.?$/i;
-/** Lower-case words that may sit inside a name when a capitalised word follows: "University of Michigan". */
-const CONNECTORS = new Set(['of', 'the', 'de', 'du', 'der', 'van', 'von', 'la', 'le', 'y', 'for', 'and', '&']);
-/**
- * Capitalised words that are document furniture or sentence openers, never
- * part of a party's or place's name. Kept small and generic.
- */
-const NOT_NAME = new Set([
-  'this', 'that', 'these', 'those', 'agreement', 'exhibit', 'schedule', 'annex', 'appendix', 'section', 'article', 'confidential', 'confidentiality',
-  'non-disclosure', 'nondisclosure', 'whereas', 'now', 'therefore', 'witnesseth', 'recitals', 'in', 'witness', 'whereof', 'by', 'for', 'name', 'title',
-  'date', 'dated', 'signed', 'signature', 'accepted', 'agreed', 'acknowledged', 'very', 'sincerely', 'dear', 'between', 'among', 'if', 'each', 'any', 'all',
-  'no', 'neither', 'either', 'such', 'as', 'on', 'at', 'to', 'from', 'with', 'and', 'or', 'an', 'a', 'it', 'its', 'you', 'your', 'we', 'our', 'they',
-  'notwithstanding', 'except', 'upon', 'during', 'after', 'before', 'under', 'pursuant', 'subject', 'provided', 'however', 'mutual',
-  // sentence openers that are capitalised only because they open a sentence
-  'then', 'thereafter', 'there', 'here', 'when', 'where', 'while', 'unless', 'although', 'because', 'since', 'whether', 'please', 'also', 'further',
-  'furthermore', 'moreover', 'thus', 'hence', 'accordingly', 'following', 'attention', 'attn', 're', 'so', 'but', 'yet', 'we', 'i',
-]);
+/** The legal forms of the language tables and the suffixes of a person's name ("Jr.", "III"), as one word closing a name: "Inc.", "L.L.C.", "GmbH". */
+const LEGAL_FORM = new RegExp(
+  `^(?:${tableWords((language) => [...language.legalForms, ...(language.nameSuffixes ?? [])]).map((form) => patternOf(form.replace(/\.$/, ''))).join('|')})\\.?$`,
+  'i',
+);
+/** Lower-case words that may sit inside a name when a capitalised word follows: "University of Michigan", "Ludwig van Beethoven". */
+const CONNECTORS = tableWordSet((language) => [...(language.nameConnectors ?? []), ...(language.nameParticles ?? [])]);
+/** The same words in a pattern, left out when telling whether a name is printed in capitals. */
+const LOWER_CASE_WORDS = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...CONNECTORS].map(patternOf).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+/** Capitalised words that are document furniture or sentence openers, never part of a party's or place's name (the tables' `notNameWords`). */
+const NOT_NAME = tableWordSet((language) => language.notNameWords);
 /** Role nouns: a run made only of these is a role label ("the Company", "Receiving Party"), not a name. */
-const ROLE_WORDS = new Set([
-  'company', 'corporation', 'party', 'parties', 'recipient', 'receiving', 'disclosing', 'discloser', 'employee', 'employer', 'executive', 'director',
-  'directors', 'board', 'undersigned', 'provider', 'licensee', 'licensor', 'purchaser', 'seller', 'buyer', 'consultant', 'contractor', 'client',
-  'customer', 'holder', 'member', 'state', 'information', 'representatives', 'representative', 'affiliates', 'transaction', 'business', 'purpose',
-  'effective', 'government', 'court', 'courts', 'laws', 'law', 'agent', 'vendor', 'supplier', 'landlord', 'tenant', 'lender', 'borrower',
-]);
+const ROLE_WORDS = tableWordSet((language) => language.roleWords);
 
 interface RawWord {
   text: string;
@@ -92,7 +82,7 @@ function makeRun(text: string, words: RawWord[]): NameRun {
     end,
     content,
     legalForm: LEGAL_FORM.test(cores[cores.length - 1] ?? ''),
-    upper: !/\p{Ll}/u.test(printed.replace(/\b(?:of|the|and|de|du)\b/g, '')),
+    upper: !/\p{Ll}/u.test(printed.replace(LOWER_CASE_WORDS, '')),
   };
 }
 

@@ -10,7 +10,9 @@
  * Role labels, descriptions ("a Delaware corporation") and addresses are
  * left out; legal forms ("Inc.", "Corp.") stay. Each party is returned once.
  */
+import { splitName } from '../../../meaning/words.js';
 import type { FieldHints } from '../core/labels.js';
+import { tableWords, tableWordSet } from '../core/table-words.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
 import type { Reading } from '../core/reading.js';
 import { isNameLike, nameRuns, type NameRun } from './names.js';
@@ -18,13 +20,17 @@ import { readSentences, sentenceWords, type Sentence } from './prose.js';
 
 /** The opening clause comes early; later "between" clauses cite other agreements. */
 const OPENING_SENTENCES = 25;
-const PARTY_WORDS = new Set(['party', 'parties', 'signatory', 'signatories', 'counterparty', 'counterparties', 'contracting']);
+/** Words of a property name that ask for the parties (the tables' `proseCues.parties`). */
+const PARTY_WORDS = tableWordSet((language) => language.proseCues?.parties?.triggers);
+/** Phrases of a description that do: "Names of all parties", "Who signed this agreement?". */
+const PARTY_PHRASES: readonly string[][] = tableWords((language) => language.proseCues?.parties?.descriptionTriggers).map(splitName);
 
 /** A list of strings that names the parties of an agreement. */
 export function isPartyList(hints: FieldHints): boolean {
   if (hints.nameWords.some((w) => PARTY_WORDS.has(w))) return true;
   // the description in English (meaning/): "Names of all parties", "Who signed this agreement?", "Wer hat den Vertrag unterschrieben?"
-  return /\b(?:parties|signatories)\b|\bparty to\b|\bbetween\b|\bsign(?:ed|s|ing)\b/i.test(hints.description.split(/[.;?]/)[0] ?? '');
+  const words = splitName(hints.description.split(/[.;?]/)[0] ?? '');
+  return PARTY_PHRASES.some((phrase) => words.some((_word, at) => phrase.every((word, i) => words[at + i] === word)));
 }
 
 /** The parties, each once, as readings: the name and the words it was read from. */

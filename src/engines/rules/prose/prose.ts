@@ -12,6 +12,7 @@ import { firstIndexWhere } from '../../../util/sorted-search.js';
 import type { Cue } from './cues.js';
 import { tokenRange } from '../core/fuzzy.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
+import { tableWords } from '../core/table-words.js';
 
 export interface Sentence {
   text: string;
@@ -143,7 +144,8 @@ function endsRun(line: RuleLine, rightEdge: number): boolean {
   return width > 0 && rightEdge - lineEnd(line) > 0.25 * width;
 }
 
-const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'no', 'nos', 'mr', 'mrs', 'ms', 'dr', 'st', 'jr', 'sr', 'ph.d', 'esq', 'vs', 'v', 'etc', 'e.g', 'i.e', 'u.s', 'sec', 'art', 'para', 'p', 'pp', 'approx', 'dept', 'est', 'ft', 'n.a', 'l.p', 'l.l.c', 'llc']);
+/** Abbreviations of the language tables, in lower case without their final full stop ("inc", "e.g", "ph.d"): a full stop after them does not end the sentence. */
+const ABBREVIATIONS: ReadonlySet<string> = new Set(tableWords((language) => language.abbreviations).map((word) => word.toLowerCase().replace(/\.$/, '')));
 const SENTENCE_END = /[.!?]["”’)]*\s+(?=["“‘(]?[\p{Lu}\p{N}(])/gu;
 
 /** Longer words before a full stop are never abbreviations, initials or enumerators. */

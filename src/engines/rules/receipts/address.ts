@@ -1,29 +1,32 @@
 /**
  * Is a line part of a postal address? Street words with a number, postcodes,
- * "City, ST 12345". Words in English, Malay, German, French, Spanish, Italian, Dutch.
+ * "City, ST 12345". Street words from the language tables, and Malay's.
  */
-import { normaliseWord, tokenize } from '../../../meaning/words.js';
+import { tokenize } from '../../../meaning/words.js';
 import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
 
-import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { patternOf, tableWordSet, tableWords } from '../core/table-words.js';
 import { isNoise, mainText, type RuleLine } from '../core/lines.js';
 import { findPhones } from '../core/parsers.js';
 import { isItemTableHeading } from '../core/item-heading.js';
 import { phoneShaped } from './phones.js';
 
-const STREET_WORDS = new Set([
-  'street', 'st', 'road', 'rd', 'avenue', 'ave', 'av', 'lane', 'ln', 'drive', 'dr', 'boulevard', 'blvd', 'way', 'court', 'ct',
-  'place', 'pl', 'square', 'sq', 'highway', 'hwy', 'parkway', 'pkwy', 'suite', 'ste', 'floor', 'flr', 'fl', 'level', 'lvl',
-  'unit', 'building', 'bldg', 'block', 'blk', 'lot', 'plaza', 'mall', 'centre', 'center', 'jalan', 'jln', 'lorong', 'taman',
-  'persiaran', 'lebuh', 'lebuhraya', 'kampung', 'kg', 'bandar', 'strasse', 'str', 'platz', 'weg', 'gasse', 'rue', 'calle',
-  'via', 'piazza', 'straat', 'laan', 'industrial', 'estate', 'box', 'po', 'crescent', 'terrace', 'close', 'row', 'park',
-  'km', 'mile', 'route', 'rte', 'circle', 'cir', 'pike', 'trail', 'plz', 'tower', 'wisma', 'menara', 'kompleks',
-  // and the street words of the language tables ("rua", "ulica", "chemin")
-  ...LANGUAGES.flatMap((language) => language.streetWords.map(normaliseWord)),
-]);
+/**
+ * Malay street and building words of Malaysian receipts ("Jalan", "Taman",
+ * "Wisma"). Malay has no language table (the tables hold the eight languages
+ * fields are named and described in, meaning/languages/), and these words are
+ * Malay, not English, though printed among English ones: so they are listed here.
+ */
+const MALAY_STREET_WORDS = ['jalan', 'jln', 'lorong', 'taman', 'persiaran', 'lebuh', 'lebuhraya', 'kampung', 'kg', 'bandar', 'wisma', 'menara', 'kompleks'];
+
+/** The street words of the language tables ("street", "rue", "ulica", "suite") and Malay's. */
+const STREET_WORDS: ReadonlySet<string> = new Set([...tableWordSet((language) => language.streetWords), ...MALAY_STREET_WORDS]);
 
 /** German and Dutch streets are one word closed by the street word, with the house number after: "Bahnstr. 42", "Musterstraße 3", "Kerkstraat 12". */
-const COMPOUND_STREET = /\p{L}{2,}(?:straße|strasse|str\.|weg|gasse|platz|allee|chaussee|straat|laan|plein|gracht|kade|dijk|singel)\s*\d+\s?[a-z]?(?![\p{L}\p{N}])/iu;
+const COMPOUND_STREET = new RegExp(
+  String.raw`\p{L}{2,}(?:${tableWords((language) => language.compoundStreetEndings).map(patternOf).join('|')})\s*\d+\s?[a-z]?(?![\p{L}\p{N}])`,
+  'iu',
+);
 
 /** Five digits with one OCR misread as a letter ("S6100", "4D170"), before the city's name. */
 const MISREAD_POSTCODE = /(?<![\p{L}\p{N}])(?=[\dSODIB]{5}\s+\p{Lu})(?:\d{4}[SODIB]|\d{3}[SODIB]\d|\d{2}[SODIB]\d{2}|\d[SODIB]\d{3}|[SODIB]\d{4})(?![\p{L}\p{N}])/gu;

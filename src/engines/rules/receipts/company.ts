@@ -1,21 +1,28 @@
 /** How business names look: legal-form suffixes and registration numbers printed next to them. */
 import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { patternOf, tableWords } from '../core/table-words.js';
 
 /**
  * The legal forms of the language tables that cannot be mistaken for a word
- * or a code: dotted ("a.G.", "S.p.A.", "Sp. z o.o."), or four letters and
- * more ("SARL", "KGaA"); two- and three-letter forms without dots ("NV",
- * "SL", "SAS") are also state codes and words.
+ * or a code: dotted ("a.G.", "S.p.A.", "Sp. z o.o."), four letters and more
+ * ("SARL", "KGaA"), or listed as bare forms ("Ltd", "AG", "BV"); other two-
+ * and three-letter forms without dots ("NV", "SL", "SAS") are also state
+ * codes and words. As patterns: a final full stop optional, spaces too.
  */
-const TABLE_LEGAL_FORMS = [...new Set(LANGUAGES.flatMap((language) => language.legalForms))]
-  .filter((form) => /\p{L}\.\s?\p{L}/u.test(form) || form.replace(/[^\p{L}]/gu, '').length >= 4)
+const LEGAL_FORMS = [
+  ...new Set(
+    LANGUAGES.flatMap((language) =>
+      language.legalForms.filter((form) => /\p{L}\.\s?\p{L}/u.test(form) || form.replace(/[^\p{L}]/gu, '').length >= 4 || (language.bareLegalForms ?? []).includes(form)),
+    ),
+  ),
+]
   .sort((a, b) => b.length - a.length)
-  .map((form) => form.replace(/\.$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s?'));
+  .map((form) => patternOf(form.replace(/\.$/, '')).replace(/\\s\+/g, '\\s?'));
 
-export const COMPANY_SUFFIX = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|co|company|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|ohg|enterprise|enterprises|trading|holdings|group|restaurant|cafe|café|store|stores|mart|market|supermarket|hotel|bakery|pharmacy|shop|industries|services|${TABLE_LEGAL_FORMS.join('|')})(?![\p{L}\p{N}])\.?`,
-  'iu',
-);
+/** Words of the tables that say a business's trade ("Trading", "Restaurant", "Bakery"). */
+const TRADE_WORDS = tableWords((language) => language.tradeWords).map(patternOf);
+
+export const COMPANY_SUFFIX = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${[...LEGAL_FORMS, ...TRADE_WORDS].join('|')})(?![\p{L}\p{N}])\.?`, 'iu');
 
 // a bracket with digits "(123456-X)"; a bare "862725-U" after the name; "Co. Reg. No ..." and what follows
 const REGISTRATION_TAIL = /\s*(?:\((?=[^()]*\d)[^()]*\)|\b\d{4,}-[A-Z]\b|\b(?:co\.?\s*reg(?:istration)?|reg(?:istration)?\.?\s*no|company\s*(?:no|reg)|gst\s*(?:id|no|reg)|roc|ssm)\b.*)\s*$/i;
@@ -44,10 +51,13 @@ export function examplesHaveLegalForm(description: string): boolean | undefined 
 }
 
 /** Legal forms only (not trade words such as "Store" or "Restaurant"). */
-const LEGAL_FORM = /\b(?:ltd|limited|inc|incorporated|llc|llp|gmbh|sdn|bhd|plc|corp|corporation|pty|s\.?a|s\.?r\.?l|b\.?v|ag|kg|co)\b\.?/i;
+const LEGAL_FORM = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${LEGAL_FORMS.join('|')})(?![\p{L}\p{N}])\.?`, 'iu');
 
-/** A legal form or a connector no name opens with, after any bracketed words ("(M) SDN BHD", "(SEMENYIH) SDN BHD"). */
-const OPENS_CUT = /^(?:\([^()]*\)\s*)*(?:[&+,;/\-–]|(?:and|of|co|sdn|bhd|ltd|limited|inc|llc|llp|plc|pty|corp|gmbh)\b)/i;
+/** A legal form or a connector no name opens with ("and", "of", "&"), after any bracketed words ("(M) SDN BHD", "(SEMENYIH) SDN BHD"). */
+const OPENS_CUT = new RegExp(
+  String.raw`^(?:\([^()]*\)\s*)*(?:[&+,;/\-–]|(?:${[...tableWords((language) => language.nameConnectors).map(patternOf), ...LEGAL_FORMS].join('|')})(?![\p{L}\p{N}]))`,
+  'iu',
+);
 
 /** A name cut from the line above: it opens with a legal form or connector, or closes a bracket it did not open ("ALAM) SDN BHD"). */
 export function opensCut(text: string): boolean {

@@ -9,13 +9,10 @@ import { tokensBefore } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findPhones, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
+import { tableWordSet } from '../core/table-words.js';
 
-/** Words that announce a number that is not a phone number. */
-const OTHER_NUMBER_WORDS = new Set([
-  'fax', 'gst', 'vat', 'tax', 'reg', 'registration', 'iva', 'tin', 'abn', 'ein', 'invoice', 'inv', 'order', 'card', 'acct',
-  'account', 'auth', 'authorization', 'approval', 'ref', 'reference', 'trans', 'transaction', 'terminal', 'tid', 'mid',
-  'member', 'check', 'chk', 'ticket', 'serial', 'batch', 'trace', 'slip', 'bill', 'table',
-]);
+/** Words that announce a number that is not a phone number (the tables' `otherNumberWords`). */
+const OTHER_NUMBER_WORDS = tableWordSet((language) => language.otherNumberWords);
 const LABEL_WINDOW = 3;
 
 /** The first phone-shaped number not announced as another number, and the number of other such numbers. */

@@ -11,12 +11,13 @@ import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
+import { tableWordSet } from '../core/table-words.js';
 
 /**
  * Words of opening hours and schedules, whose times are not the transaction's.
  * Not "closed" nor weekday names: "Closed 11/06/2011 1:38 AM" and "Mon 12/03/18 10:22" are transaction stamps.
  */
-const SCHEDULE_WORDS = new Set(['open', 'opening', 'hours', 'daily', 'until', 'till', 'weekdays', 'weekends', 'valid', 'happy']);
+const SCHEDULE_WORDS = tableWordSet((language) => language.scheduleWords);
 
 /** Part of a longer code: letters or digits run straight into its start, or digits into its end ("09/06/2007THU" is fine). */
 function glued(text: string, found: Found): boolean {

@@ -29,6 +29,7 @@ import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { applyRoundingAdjustment, asksAfterRounding, roundedTotalBelow } from './rounding.js';
 import { maxOf } from '../../../util/extremes.js';
+import { tableWordSet } from '../core/table-words.js';
 
 /** Labels this close to the best are equally good ("Total" and "Total:"). */
 const SCORE_TIE = 0.05;
@@ -41,8 +42,10 @@ const MIN_RELATIVE_SCORE = 0.75;
 /** A rounded total differs from the unrounded one by less than this (cash rounding is at most a few cents). */
 const ROUNDING_SPAN = 0.1;
 
-const PAYABLE_WORDS = new Set(['due', 'payable', 'pay', 'grand', 'final', 'owing', 'nett']);
-const ADJUSTMENT_WORDS = new Set(['adj', 'adjustment', 'adjust', 'adjustments', 'diff', 'difference']);
+/** Words of a total's label that make it what is paid ("Amount due", "Grand total"): the tables' `payableWords`. */
+const PAYABLE_WORDS = tableWordSet((language) => language.payableWords);
+/** Words of a rounding line that make it the adjustment ("Rounding adj"): the tables' `adjustmentWords`. */
+const ADJUSTMENT_WORDS = tableWordSet((language) => language.adjustmentWords);
 
 type Rank = 0 | 1 | 2;
 
