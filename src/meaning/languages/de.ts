@@ -70,6 +70,12 @@ export const GERMAN: LanguageTable = {
   streetWords: ['straße', 'strasse', 'str', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   compoundStreetEndings: ['straße', 'strasse', 'str.', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
+  // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
+  proseCues: {
+    governingLaw: { cues: { 'anwendbares Recht': 1, 'unterliegt dem Recht': 1, Gerichtsstand: 0.8 } },
+    term: { cues: { Laufzeit: 1, Vertragsdauer: 1, 'für die Dauer von': 0.9, 'für einen Zeitraum von': 0.9 } },
+    effectiveDate: { cues: { 'Datum des Inkrafttretens': 1, 'mit Wirkung zum': 0.9, 'mit Wirkung vom': 0.9, 'gültig ab': 0.9 } },
+  },
   nameParticles: ['von', 'der'],
   compoundLinks: ['s', 'es', 'n', 'en', 'e'],
   glossary: {

@@ -67,6 +67,12 @@ export const FRENCH: LanguageTable = {
   bareLegalForms: ['SA'],
   streetWords: ['rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allée', 'impasse', 'place', 'route', 'quai', 'cours'],
   salutations: ['Monsieur', 'Madame', 'Mademoiselle', 'M.', 'Mme', 'Mlle', 'Messieurs', 'Société', 'Sté'],
+  // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
+  proseCues: {
+    governingLaw: { cues: { 'droit applicable': 1, 'régi par': 1, 'soumis au droit': 1, 'tribunaux de': 0.8, juridiction: 0.7 } },
+    term: { cues: { durée: 1, 'pour une durée de': 0.9, 'pour une période de': 0.9 } },
+    effectiveDate: { cues: { 'entrée en vigueur': 1, 'à compter du': 0.9, 'fait le': 0.9 } },
+  },
   nameParticles: ['de', 'du', 'la', 'le'],
   glossary: {
     signé: 'signed', signée: 'signed', signés: 'signed', signataires: 'signatories',

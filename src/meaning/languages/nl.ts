@@ -64,6 +64,12 @@ export const DUTCH: LanguageTable = {
   streetWords: ['straat', 'laan', 'plein', 'weg', 'gracht', 'kade', 'dijk', 'singel', 'steenweg'],
   compoundStreetEndings: ['straat', 'laan', 'plein', 'gracht', 'kade', 'dijk', 'singel'],
   salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
+  // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
+  proseCues: {
+    governingLaw: { cues: { 'toepasselijk recht': 1, 'beheerst door': 1, 'bevoegde rechter': 0.8 } },
+    term: { cues: { looptijd: 1, duur: 1, 'voor een periode van': 0.9 } },
+    effectiveDate: { cues: { ingangsdatum: 1, inwerkingtreding: 1, 'met ingang van': 0.9 } },
+  },
   nameParticles: ['van', 'de', 'der'],
   compoundLinks: ['s', 'en', 'e'],
   glossary: {

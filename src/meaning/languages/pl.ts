@@ -61,6 +61,12 @@ export const POLISH: LanguageTable = {
   legalForms: ['Sp. z o.o.', 'sp. z o.o.', 'S.A.', 'Sp.j.', 'Sp.k.', 'S.C.', 'Spółka z o.o.', 'Spółka Akcyjna'],
   streetWords: ['ul', 'ulica', 'aleja', 'aleje', 'plac', 'osiedle'],
   salutations: ['Pan', 'Pani', 'Szanowny Pan', 'Szanowna Pani', 'P.'],
+  // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
+  proseCues: {
+    governingLaw: { cues: { 'prawo właściwe': 1 } },
+    term: { cues: { 'okres obowiązywania': 1, 'czas trwania': 1, 'na okres': 0.9 } },
+    effectiveDate: { cues: { 'data wejścia w życie': 1, 'wchodzi w życie': 0.9, 'zawarta w dniu': 0.9 } },
+  },
   glossary: {
     podpisał: 'signed', podpisal: 'signed', podpisali: 'signed', podpisana: 'signed', sygnatariusze: 'signatories',
     // documents and their numbers (nouns in the cases fields are named with: "numer faktury", "nazwa nabywcy"; "rachunek" is a bank account)

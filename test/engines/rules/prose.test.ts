@@ -167,6 +167,17 @@ describe('rules engine: values stated in prose', () => {
     expect((await extract(placed, ndaSchema)).parties).to.deep.equal(['Jeffrey M. Leiden', 'Vertex Pharmaceuticals Incorporated']);
   });
 
+  it('reads governing law and effective date from the cues of the other language tables', async () => {
+    const french = contract(
+      'ACCORD DE CONFIDENTIALITÉ',
+      'Le présent accord prend effet à compter du 01/03/2020 et lie les parties soussignées.',
+      'Tout litige relève de la compétence exclusive des tribunaux de Lyon.',
+    );
+    expect(await extract(french, ndaSchema)).to.include({ effective_date: '2020-03-01', jurisdiction: 'Lyon' });
+    const german = contract('GEHEIMHALTUNGSVEREINBARUNG', 'Die Vereinbarung gilt mit Wirkung zum 15.04.2021.', 'Diese Vereinbarung unterliegt dem Recht der Schweiz.');
+    expect(await extract(german, ndaSchema)).to.include({ effective_date: '2021-04-15', jurisdiction: 'Schweiz' });
+  });
+
   it('leaves receipt-like documents to the labels', async () => {
     const receipt = buildDocument(['ACME MART', 'Date: 12/03/2024', 'Total   9.99']);
     expect(await extract(receipt, { type: 'object', properties: { effective_date: { type: 'string', format: 'date' } } })).to.deep.equal({ effective_date: '2024-03-12' });
