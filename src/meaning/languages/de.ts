@@ -70,6 +70,9 @@ export const GERMAN: LanguageTable = {
   streetWords: ['straße', 'strasse', 'str', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   compoundStreetEndings: ['straße', 'strasse', 'str.', 'weg', 'gasse', 'platz', 'allee', 'chaussee'],
   salutations: ['Herrn', 'Herr', 'Frau', 'Firma', 'Familie', 'Eheleute'],
+  payableWords: ['zahlbar', 'zahlen', 'Zahlbetrag'],
+  scheduleWords: ['geöffnet', 'Öffnungszeiten'],
+  otherNumberWords: ['USt', 'MwSt', 'Steuernummer', 'Rechnung'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'anwendbares Recht': 1, 'unterliegt dem Recht': 1, Gerichtsstand: 0.8 } },

@@ -67,13 +67,15 @@ export const SPANISH: LanguageTable = {
   legalForms: ['S.L.', 'SL', 'S.A.', 'S.L.U.', 'SLU', 'S.A.U.', 'SAU', 'S.Coop.', 'S.L.L.', 'S.C.'],
   streetWords: ['calle', 'avenida', 'avda', 'plaza', 'paseo', 'carrer', 'camino', 'carretera', 'ronda'],
   salutations: ['Sr.', 'Sra.', 'Srta.', 'Sres.', 'D.', 'Dña.', 'Don', 'Doña', 'Señor', 'Señora'],
+  payableWords: ['pagar'],
+  scheduleWords: ['abierto', 'horario'],
+  otherNumberWords: ['IVA', 'NIF', 'CIF', 'factura'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'ley aplicable': 1, 'legislación aplicable': 1, 'se rige por': 1, 'tribunales de': 0.8, jurisdicción: 0.7 } },
     term: { cues: { duración: 1, vigencia: 1, 'por un período de': 0.9, 'por un plazo de': 0.9 } },
     effectiveDate: { cues: { 'entrada en vigor': 1, 'a partir del': 0.9, 'con fecha': 0.9 } },
   },
-  otherNumberWords: ['iva'],
   nameConnectors: ['y'],
   nameParticles: ['de', 'la'],
   glossary: {

@@ -67,6 +67,9 @@ export const FRENCH: LanguageTable = {
   bareLegalForms: ['SA'],
   streetWords: ['rue', 'avenue', 'boulevard', 'bd', 'chemin', 'allée', 'impasse', 'place', 'route', 'quai', 'cours'],
   salutations: ['Monsieur', 'Madame', 'Mademoiselle', 'M.', 'Mme', 'Mlle', 'Messieurs', 'Société', 'Sté'],
+  payableWords: ['payer'],
+  scheduleWords: ['ouvert', 'horaires'],
+  otherNumberWords: ['TVA', 'SIRET', 'SIREN', 'facture'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'droit applicable': 1, 'régi par': 1, 'soumis au droit': 1, 'tribunaux de': 0.8, juridiction: 0.7 } },

@@ -68,13 +68,15 @@ export const ITALIAN: LanguageTable = {
   bareLegalForms: ['Srl'],
   streetWords: ['via', 'viale', 'piazza', 'corso', 'largo', 'vicolo', 'piazzale', 'strada'],
   salutations: ['Spett.le', 'Spettabile', 'Sig.', 'Sig.ra', 'Sigg.', 'Gent.mo', 'Gent.ma', 'Egr.', 'Egregio', 'Gentile'],
+  payableWords: ['pagare'],
+  scheduleWords: ['aperto', 'orario', 'orari'],
+  otherNumberWords: ['IVA', 'fattura'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'legge applicabile': 1, 'regolato dalla legge': 1, 'foro competente': 0.8, 'tribunale di': 0.8 } },
     term: { cues: { durata: 1, 'per un periodo di': 0.9 } },
     effectiveDate: { cues: { 'entrata in vigore': 1, 'a decorrere dal': 0.9, 'con decorrenza dal': 0.9 } },
   },
-  otherNumberWords: ['iva'],
   glossary: {
     firmato: 'signed', firmata: 'signed', firmatari: 'signatories',
     // documents and their numbers ("data" is a date)

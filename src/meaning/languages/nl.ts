@@ -64,6 +64,9 @@ export const DUTCH: LanguageTable = {
   streetWords: ['straat', 'laan', 'plein', 'weg', 'gracht', 'kade', 'dijk', 'singel', 'steenweg'],
   compoundStreetEndings: ['straat', 'laan', 'plein', 'gracht', 'kade', 'dijk', 'singel'],
   salutations: ['Dhr.', 'Dhr', 'Mevr.', 'Mevr', 'De heer', 'Mevrouw', 'T.a.v.', 'Tav'],
+  payableWords: ['betalen'],
+  scheduleWords: ['geopend', 'openingstijden'],
+  otherNumberWords: ['BTW', 'KvK', 'factuur'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'toepasselijk recht': 1, 'beheerst door': 1, 'bevoegde rechter': 0.8 } },

@@ -61,6 +61,9 @@ export const POLISH: LanguageTable = {
   legalForms: ['Sp. z o.o.', 'sp. z o.o.', 'S.A.', 'Sp.j.', 'Sp.k.', 'S.C.', 'Spółka z o.o.', 'Spółka Akcyjna'],
   streetWords: ['ul', 'ulica', 'aleja', 'aleje', 'plac', 'osiedle'],
   salutations: ['Pan', 'Pani', 'Szanowny Pan', 'Szanowna Pani', 'P.'],
+  payableWords: ['zapłaty'],
+  scheduleWords: ['otwarte', 'czynne'],
+  otherNumberWords: ['NIP', 'REGON', 'faktura'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'prawo właściwe': 1 } },

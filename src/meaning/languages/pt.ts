@@ -61,13 +61,15 @@ export const PORTUGUESE: LanguageTable = {
   legalForms: ['Lda', 'Lda.', 'S.A.', 'Unipessoal', 'Ltda', 'Ltda.', 'EIRELI'],
   streetWords: ['rua', 'avenida', 'travessa', 'largo', 'praça', 'estrada', 'alameda', 'rodovia'],
   salutations: ['Exmo.', 'Exmo', 'Exma.', 'Exma', 'Sr.', 'Sra.', 'Ao cuidado de'],
+  payableWords: ['pagar'],
+  scheduleWords: ['aberto', 'horário'],
+  otherNumberWords: ['IVA', 'NIF', 'NIPC', 'fatura'],
   // phrases of contracts announcing governing law, term and effective date (the English triggers bring them in)
   proseCues: {
     governingLaw: { cues: { 'lei aplicável': 1, 'legislação aplicável': 1, 'foro da comarca de': 0.8 } },
     term: { cues: { 'prazo de vigência': 1, vigência: 1, duração: 1, 'pelo prazo de': 0.9 } },
     effectiveDate: { cues: { 'entrada em vigor': 1 } },
   },
-  otherNumberWords: ['iva'],
   glossary: {
     assinado: 'signed', assinada: 'signed', assinou: 'signed', signatários: 'signatories',
     // documents and their numbers ("data" is a date)
