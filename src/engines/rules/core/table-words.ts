@@ -20,5 +20,5 @@ export function tableWordSet(pick: Pick, languages: readonly LanguageTable[] = L
 
 /** A word or phrase as a piece of a regular expression: special characters escaped, a space matching any run of spaces. */
 export function patternOf(word: string): string {
-  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, String.raw`\s+`);
 }

@@ -2,7 +2,7 @@
  * Is a line part of a postal address? Street words with a number, postcodes,
  * "City, ST 12345". Street words from the language tables, and Malay's.
  */
-import { tokenize } from '../../../meaning/words.js';
+import { normaliseWord, tokenize } from '../../../meaning/words.js';
 import { COMPANY_SUFFIX, isRegistrationOnly, stripRegistration } from './company.js';
 
 import { patternOf, tableWordSet, tableWords } from '../core/table-words.js';
@@ -81,6 +81,9 @@ export const PRICE = /(?<![\d.,])\d{1,6}[.,]\d{2}(?![\d.,])/;
 /** "ST# 1234 OP# 00001 TE# 01": a line of numbered ids (store, operator, terminal), not "Suite #200". */
 const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;
 
+/** The labels an address is printed under: "No", "HQ", the address labels of the tables ("Address", "Anschrift", "Dirección") and Malay's "Alamat"; also without their accents. */
+const ADDRESS_LABELS = [...new Set(['no', 'hq', 'alamat', ...tableWords((language) => language.concepts.address?.labels)].flatMap((label) => [label, normaliseWord(label)]))];
+
 /**
  * "Mesa : 4", "User: P0S1 Station: 10701", "Open: 11:42 AM": a labelled
  * field of the receipt. "No: 12" is a house number, "HQ:" or "Address:" opens
@@ -89,7 +92,7 @@ const ID_CODES = /\p{L}{1,5}\s?#\s?\d[\s\S]*\p{L}{1,5}\s?#\s?\d/u;
  * PETALING: JAYA") or it has both a street and a postcode ("HQ: 7, Jln
  * SS21/34, 47400 PJ").
  */
-const FIELD_LABEL = /(?<!\p{L})(?!(?:no|hq|address|addr|alamat|adresse|direcci[oó]n|indirizzo|anschrift)\b)\p{L}{2,}\.?\s?:\s?[\p{L}\p{N}]/iu;
+const FIELD_LABEL = new RegExp(String.raw`(?<!\p{L})(?!(?:${ADDRESS_LABELS.map(patternOf).join('|')})(?![\p{L}\p{N}]))\p{L}{2,}\.?\s?:\s?[\p{L}\p{N}]`, 'iu');
 
 function fieldLabelAt(line: Pick<RuleLine, 'text'>): number | undefined {
   const at = FIELD_LABEL.exec(line.text)?.index;

@@ -17,7 +17,7 @@ const LEGAL_FORMS = [
   ),
 ]
   .sort((a, b) => b.length - a.length)
-  .map((form) => patternOf(form.replace(/\.$/, '')).replace(/\\s\+/g, '\\s?'));
+  .map((form) => patternOf(form.replace(/\.$/, '')).replaceAll(String.raw`\s+`, String.raw`\s?`));
 
 /** Words of the tables that say a business's trade ("Trading", "Restaurant", "Bakery"). */
 const TRADE_WORDS = tableWords((language) => language.tradeWords).map(patternOf);
