@@ -88,6 +88,11 @@ export const ENGLISH: LanguageTable = {
   adjustmentWords: ['adj', 'adjustment', 'adjust', 'adjustments', 'diff', 'difference'],
   // not "closed" nor weekday names: "Closed 11/06/2011 1:38 AM" and "Mon 12/03/18 10:22" are transaction stamps
   scheduleWords: ['open', 'opening', 'hours', 'daily', 'until', 'till', 'weekdays', 'weekends', 'valid', 'happy'],
+  notAddressWords: [
+    'tel', 'phone', 'telephone', 'fax', 'hp', 'mobile', 'email', 'e-mail', 'www', 'http', 'gst', 'vat', 'tax', 'reg', 'registration', 'abn', 'tin', 'company no',
+    'co. no', 'invoice', 'receipt', 'cashier', 'server', 'operator', 'clerk', 'check', 'guest', 'date', 'time', 'table', 'order', 'terminal', 'member', 'card',
+    'ref', 'trans', 'transaction', 'batch', 'account', 'acct', 'slip',
+  ],
   otherNumberWords: [
     'fax', 'gst', 'vat', 'tax', 'reg', 'registration', 'tin', 'abn', 'ein', 'invoice', 'inv', 'order', 'card', 'acct', 'account', 'auth', 'authorization',
     'approval', 'ref', 'reference', 'trans', 'transaction', 'terminal', 'tid', 'mid', 'member', 'check', 'chk', 'ticket', 'serial', 'batch', 'trace', 'slip',

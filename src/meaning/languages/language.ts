@@ -30,7 +30,7 @@ export type Phrase =
   | 'invoice number' | 'invoice date' | 'due date' | 'delivery date' | 'order number' | 'customer number'
   | 'vat id' | 'iban' | 'bic' | 'amount due' | 'tax total' | 'net total' | 'gross total' | 'delivery address';
 
-/** What a prose reader looks for in a contract's running text; the rules engine's prose/cues.ts gives each its kind of value. */
+/** What a prose reader looks for in a contract's running text (the rules engine's prose/cues.ts and prose/parties.ts read them). */
 export type ProseCue = 'governingLaw' | 'term' | 'effectiveDate' | 'parties';
 
 export interface ProseCueWords {
@@ -82,6 +82,8 @@ export interface LanguageTable {
   adjustmentWords?: readonly string[];
   /** Words of opening hours and schedules, whose times are not the transaction's ("open", "daily", "until"). */
   scheduleWords?: readonly string[];
+  /** Words that open a line of another block than an address: contact details, tax ids, the receipt's own fields ("Tel", "GST", "Cashier"). */
+  notAddressWords?: readonly string[];
   /** Words that announce a number other than a phone number ("fax", "VAT", "invoice", "terminal"). */
   otherNumberWords?: readonly string[];
   /** Words of a date property's name (read in English) that leave it the document's own date, the first one printed ("invoice", "issued", "agreement"). */

@@ -52,8 +52,19 @@ const POSTCODE = [
 ];
 const STATE_ZIP = /\b[A-Z]{2},?\s+\d{5}\b/;
 const HOUSE_NUMBER = /^(?:no\.?\s*)?\d+[A-Za-z]?(?:[-/]\d+)?,?\s+\p{L}/iu;
-/** Lines that open another block: contact details, tax ids, document titles. */
-const NOT_ADDRESS = /\b(?:tel|phone|telephone|fax|hp|mobile|e-?mail|www|http|gst|vat|tax|reg|registration|invoice|receipt|cashier|server|operator|clerk|check|guest|date|time|table|order|terminal|member|card|ref|trans|transaction|batch|account|acct|slip|abn|tin|npwp|company\s+no|co\.?\s*no)\b|@/i;
+/** Indonesian receipts' tax number (Nomor Pokok Wajib Pajak): Indonesian has no table either. */
+const INDONESIAN_NOT_ADDRESS_WORDS = ['npwp'];
+/**
+ * Lines that open another block: contact details, tax ids, the receipt's
+ * own fields (the tables' `notAddressWords`: "Tel", "GST", "Cashier"), or
+ * an email address. A full stop in them is optional, so are spaces ("Co. No", "CO NO").
+ */
+const NOT_ADDRESS = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${[...tableWords((language) => language.notAddressWords), ...INDONESIAN_NOT_ADDRESS_WORDS]
+    .map((word) => patternOf(word).replaceAll(String.raw`\.`, String.raw`\.?`).replaceAll(String.raw`\s+`, String.raw`\s*`))
+    .join('|')})(?![\p{L}\p{N}])|@`,
+  'iu',
+);
 /** A weighed quantity ("0.236 KG"): an item line, although "kg" also abbreviates a street word. */
 const WEIGHT = /\d[.,]\d+\s?(?:kg|g|gm|lb|lbs|oz|ml|l)\b/i;
 /** "DALLAS, TX": a city and a US state or Canadian province code ending the line; starts where a word starts, as POSTCODE's six-digit form. */
