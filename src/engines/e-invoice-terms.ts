@@ -15,9 +15,9 @@
  * ambiguous mapping does not come back as certain.
  */
 import type { Document, EInvoiceGroup, EInvoiceValue, Page, WordRef } from '../document/document.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../extract/engine.js';
-import type { JsonSchema } from '../extract/json-schema.js';
-import type { Provenance } from '../extract/provenance.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../schema/engine.js';
+import type { JsonSchema } from '../schema/json-schema.js';
+import type { Provenance } from '../schema/provenance.js';
 import type { PropertyMeaning } from '../meaning/meaning.js';
 import { schemaMeanings, type PropertyAt } from '../meaning/schema-meanings.js';
 import { childPointer, splitPointer } from '../util/json-pointer.js';

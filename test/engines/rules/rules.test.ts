@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { hintStats } from '../../../src/engines/rules/core/labels.js';
 import { tokenRunStats } from '../../../src/engines/rules/core/fuzzy.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { engineInput, extractFinal } from '../../helpers/extraction.js';

@@ -6,7 +6,7 @@
  * particular document or dataset.
  */
 import { splitName } from '../../../meaning/words.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import { wantsNumberUnit } from './durations.js';
 import { type FieldHints } from '../core/labels.js';
 import type { ValueKind } from '../core/kinds.js';

@@ -5,7 +5,7 @@
  * hours ("OPEN 8:00AM TO 9:00PM") print times that are no transaction time.
  * A time printed next to a date is the document's timestamp.
  */
-import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { competitionAmong, type Competition } from '../../../schema/provenance.js';
 import { tokensBefore } from '../core/fuzzy.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';

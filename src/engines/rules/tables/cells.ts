@@ -5,7 +5,7 @@
  * "10 Stk", "3 m²"), a label printed inside the cell ("(Net): 60,00",
  * "Bruttopreis: 1,50"), dates in the caller's order, enums, text.
  */
-import { parseNumber } from '../../../extract/coerce.js';
+import { parseNumber } from '../../../schema/coerce.js';
 import { findValues, type Found } from '../core/parsers.js';
 import { present } from '../core/present.js';
 import { isNumeric, type ItemField } from './fields.js';

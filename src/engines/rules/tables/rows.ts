@@ -8,7 +8,7 @@
  * reading ("(Brut: 65,00)", "Rabatt: -0,03") is not a net price or amount.
  */
 import type { WordRef } from '../../../document/document.js';
-import { setOwn } from '../../../extract/schema-walk.js';
+import { setOwn } from '../../../schema/schema-walk.js';
 import { readCell, type ReadContext } from './cells.js';
 import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './fields.js';
 import { bindingScore, MIN_BINDING, readPhrase, type Binding, type TableHeader } from './header.js';

@@ -4,9 +4,9 @@
  * row's values (rows.ts), checked by their sums (arithmetic.ts). Every
  * value keeps the words of its cell, with a score for the evidence.
  */
-import type { Provenance } from '../../../extract/provenance.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
-import type { JsonSchema } from '../../../extract/schema.js';
+import type { Provenance } from '../../../schema/provenance.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
+import type { JsonSchema } from '../../../schema/schema.js';
 import { childPointer } from '../../../util/json-pointer.js';
 import { EVERY_LANGUAGE, labelsOf, phraseLabels, type ReadingLanguages } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
