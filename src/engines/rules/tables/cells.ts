@@ -8,8 +8,8 @@
 import { parseNumber } from '../../../schema/coerce.js';
 import { findValues, type Found } from '../core/parsers.js';
 import { present } from '../core/present.js';
-import { isNumeric, type ItemField } from './fields.js';
-import { readPhrase } from './header.js';
+import { isNumeric, type ItemField } from './item-fields.js';
+import { readPhrase } from './heading.js';
 import { tokenize } from '../../../meaning/words.js';
 
 export interface NumberCell {

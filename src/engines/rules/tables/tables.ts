@@ -1,6 +1,6 @@
 /**
  * Lists of objects read from tables: the headings that name the item's
- * properties (header.ts), the rows under them (body.ts, layout.ts), each
+ * properties (heading.ts), the rows under them (body.ts, row-layout.ts), each
  * row's values (rows.ts), checked by their sums (arithmetic.ts). Every
  * value keeps the words of its cell, with a score for the evidence.
  */
@@ -14,8 +14,8 @@ import { bindByFigures, cellScore, checkRows } from './arithmetic.js';
 import { isSummary, readBody } from './body.js';
 import { headerlessTables } from './headerless.js';
 import type { ReadContext } from './cells.js';
-import { itemFields, type ItemField } from './fields.js';
-import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './header.js';
+import { itemFields, type ItemField } from './item-fields.js';
+import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './heading.js';
 import { itemOf, readRow, type ReadRow } from './rows.js';
 
 export interface TableOptions {
