@@ -23,27 +23,27 @@ const LAYERS: Record<string, string[]> = {
   // one reader per input type without printed pages, and the registry of every type; reuses the e-invoice XML sniff
   'ingest/formats': ['ingest/einvoice', 'document', 'base'],
   ingest: ['ingest/formats', 'ingest/einvoice', 'ingest/ocr/paddle', 'ingest/ocr/tesseract', 'ingest/ocr', 'document', 'base'],
-  extract: ['ingest', 'ingest/ocr', 'document', 'base'],
+  schema: ['ingest', 'ingest/ocr', 'document', 'base'],
   // what each language prints and how callers name fields, as data: imports nothing
   'meaning/languages': [],
   // what each schema property asks for, decided once for every engine and evidence
-  meaning: ['meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  evidence: ['meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/core': ['meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/receipts': ['engines/rules/core', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/prose': ['engines/rules/core', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules/tables': ['engines/rules/core', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'engines/rules/tables', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/llm/backends': ['extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  'engines/llm': ['engines/llm/backends', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  pipeline: ['engines', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  metrics: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  meaning: ['meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  evidence: ['meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/core': ['meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/receipts': ['engines/rules/core', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/prose': ['engines/rules/core', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules/tables': ['engines/rules/core', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/rules': ['engines/rules/core', 'engines/rules/receipts', 'engines/rules/prose', 'engines/rules/tables', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/llm/backends': ['schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  'engines/llm': ['engines/llm/backends', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  engines: ['engines/llm', 'engines/llm/backends', 'engines/rules', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  pipeline: ['engines', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  metrics: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
   // asynchronous jobs: they run the pipeline; the HTTP routes above them call them, nothing below knows them
-  jobs: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  http: ['jobs', 'metrics', 'pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  app: ['http', 'jobs', 'metrics', 'pipeline', 'engines', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
-  cli: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'extract', 'ingest', 'ingest/ocr', 'document', 'base'],
+  jobs: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  http: ['jobs', 'metrics', 'pipeline', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  app: ['http', 'jobs', 'metrics', 'pipeline', 'engines', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
+  cli: ['pipeline', 'evidence', 'meaning', 'meaning/languages', 'schema', 'ingest', 'ingest/ocr', 'document', 'base'],
 };
 
 /** Files at the top of src/ belong to the layer named here. */
@@ -162,7 +162,7 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/** Folder-level edges with the number of imports behind each, e.g. "engines/llm -> extract (15)". */
+/** Folder-level edges with the number of imports behind each, e.g. "engines/llm -> schema (15)". */
 export function folderEdges(graph: ImportGraph): string[] {
   const counts = new Map<string, number>();
   for (const [from, targets] of graph) {

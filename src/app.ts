@@ -5,7 +5,7 @@ import { Admission } from './http/admission.js';
 import { requireApiKey } from './http/auth.js';
 import { errorHandler } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
-import { jobRoutes } from './http/jobs.js';
+import { jobRoutes } from './http/jobs-routes.js';
 import { metricsRoute, recordRequests } from './http/metrics.js';
 import { openApiHandler } from './http/openapi.js';
 import { playgroundRoutes } from './http/playground.js';

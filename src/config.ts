@@ -155,7 +155,7 @@ export const DEFAULT_PADDLE_MODEL_SET: PaddleModelSet = 'ppocrv6';
 export const OCR_ROTATIONS = ['off', 'auto', 'always'] as const;
 export type OcrRotation = (typeof OCR_ROTATIONS)[number];
 
-/** How numeric dates such as 03/04/2024 are read: day first, month first, or as the document shows (extract/date-order.ts). */
+/** How numeric dates such as 03/04/2024 are read: day first, month first, or as the document shows (schema/date-order.ts). */
 export const DATE_ORDERS = ['auto', 'dmy', 'mdy'] as const;
 export type DateOrderSetting = (typeof DATE_ORDERS)[number];
 

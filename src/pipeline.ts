@@ -1,11 +1,11 @@
 import type { DateConfig, DateOrderSetting, EInvoiceSetting, Limits } from './config.js';
 import { pageImageSource, type PageRenderer } from './engines/page-images.js';
-import { resolvingDateOrder } from './extract/date-order.js';
+import { resolvingDateOrder } from './schema/date-order.js';
 import { buildEvidencePaced, type EvidenceReport } from './evidence/evidence.js';
-import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './extract/engine.js';
-import { finalizePaced, type FinalAnswer } from './extract/finalize.js';
-import type { Provenance } from './extract/provenance.js';
-import { compileCallerSchemaOffThread, type CompiledSchema } from './extract/schema.js';
+import { withInput, type Engine, type Extraction, type ExtractionInput, type ExtractionOptions } from './schema/engine.js';
+import { finalizePaced, type FinalAnswer } from './schema/finalize.js';
+import type { Provenance } from './schema/provenance.js';
+import { compileCallerSchemaOffThread, type CompiledSchema } from './schema/schema.js';
 import type { ContentItem, DecodedFile } from './ingest/decode.js';
 import { decodeContentsOffThread } from './ingest/decode-off-thread.js';
 import { splitEInvoicePages, type Document } from './document/document.js';

@@ -12,7 +12,7 @@ describe('architecture: the import graph of src/', () => {
 
   it('reads the sources', () => {
     expect(graph.size).to.be.greaterThan(50);
-    expect(graph.get('pipeline.ts')).to.include('extract/finalize.ts');
+    expect(graph.get('pipeline.ts')).to.include('schema/finalize.ts');
   });
 
   it('has no import that runs back up the layers (see ARCHITECTURE.md)', () => {
@@ -38,12 +38,12 @@ describe('architecture: the import graph of src/', () => {
 
   it('finds a circle and an upward import when there is one', () => {
     const bad = new Map([
-      ['extract/a.ts', ['extract/b.ts']],
-      ['extract/b.ts', ['extract/a.ts', 'engines/llm/prompt.ts']],
+      ['schema/a.ts', ['schema/b.ts']],
+      ['schema/b.ts', ['schema/a.ts', 'engines/llm/prompt.ts']],
       ['engines/llm/prompt.ts', []],
     ]);
-    expect(importCycles(bad)).to.deep.equal([['extract/a.ts', 'extract/b.ts']]);
-    expect(layerViolations(bad)).to.deep.equal(['extract/b.ts -> engines/llm/prompt.ts (extract -> engines/llm)']);
+    expect(importCycles(bad)).to.deep.equal([['schema/a.ts', 'schema/b.ts']]);
+    expect(layerViolations(bad)).to.deep.equal(['schema/b.ts -> engines/llm/prompt.ts (schema -> engines/llm)']);
     // files that do not import each other, in folders that do
     const crossing = new Map([
       ['ingest/read.ts', ['ingest/ocr/engine.ts']],

@@ -13,9 +13,9 @@ import type { ChatMessage } from '../../src/engines/llm/backends/chat-backend.js
 import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
 import { toModelSchema } from '../../src/engines/llm/model-schema.js';
 import { buildMessages } from '../../src/engines/llm/prompt.js';
-import type { ModelCallReport } from '../../src/extract/engine.js';
-import type { JsonSchema } from '../../src/extract/json-schema.js';
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import type { ModelCallReport } from '../../src/schema/engine.js';
+import type { JsonSchema } from '../../src/schema/json-schema.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
 import { silentLogger } from '../../src/logger.js';
 import { buildDocument } from '../../test/helpers/document-builder.js';

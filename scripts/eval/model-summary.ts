@@ -4,7 +4,7 @@
  * what the grounding check cost: the values it nulled (not found in the
  * document), and how many of those the labels say were right (false nulls).
  */
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 import { splitPointer } from '../../src/util/json-pointer.js';
 import type { DocumentModelUsage } from './model-usage.js';
 import type { DateOrder } from './normalise.js';

@@ -1,4 +1,4 @@
-import type { Engine, EngineUsage, Extraction, ExtractionInput, ModelCallReport, UngroundedValue } from '../../src/extract/engine.js';
+import type { Engine, EngineUsage, Extraction, ExtractionInput, ModelCallReport, UngroundedValue } from '../../src/schema/engine.js';
 
 /** What the language model did for one document: calls, tokens, time, and the values grounding gave up. */
 export interface DocumentModelUsage {

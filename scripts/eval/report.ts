@@ -1,4 +1,4 @@
-import type { UngroundedValue } from '../../src/extract/engine.js';
+import type { UngroundedValue } from '../../src/schema/engine.js';
 import type { LayoutText } from '../../src/ingest/layout.js';
 import { ACCEPT_AT, calibrationSamples, summariseCalibration, type CalibrationSample, type CalibrationSummary, type ValueConfidence } from './calibration.js';
 import type { DateOrder } from './normalise.js';

@@ -5,7 +5,7 @@
  * 503 (with Retry-After) and 504, never a document value, key or internals
  * in an error message.
  */
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 import type { FuzzCase } from './case.js';
 
 export interface Answer {

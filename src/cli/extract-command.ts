@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError, loadConfig, PDF_THREAD_WARM_UP, type Config } from '../config.js';
 import { isAppError } from '../errors.js';
-import { compileCallerSchema } from '../extract/schema.js';
+import { compileCallerSchema } from '../schema/schema.js';
 import type { ContentItem } from '../ingest/decode.js';
 import { parseExtractArgs, USAGE, type ExtractArgs } from './args.js';
 import { runBatch } from './batch.js';

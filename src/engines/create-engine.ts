@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
-import type { Engine } from '../extract/engine.js';
+import type { Engine } from '../schema/engine.js';
 import type { Logger } from '../logger.js';
 import { crossCheckerFor } from './cross-check.js';
 import { EInvoiceTermsEngine } from './e-invoice-terms.js';

@@ -1,4 +1,4 @@
-import type { Engine } from '../extract/engine.js';
+import type { Engine } from '../schema/engine.js';
 import { ThreadedRulesEngine } from './rules/threaded.js';
 
 /**

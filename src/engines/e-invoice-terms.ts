@@ -15,9 +15,9 @@
  * ambiguous mapping does not come back as certain.
  */
 import type { Document, EInvoiceGroup, EInvoiceValue, Page, WordRef } from '../document/document.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../extract/engine.js';
-import type { JsonSchema } from '../extract/json-schema.js';
-import type { Provenance } from '../extract/provenance.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../schema/engine.js';
+import type { JsonSchema } from '../schema/json-schema.js';
+import type { Provenance } from '../schema/provenance.js';
 import type { PropertyMeaning } from '../meaning/meaning.js';
 import { schemaMeanings, type PropertyAt } from '../meaning/schema-meanings.js';
 import { childPointer, splitPointer } from '../util/json-pointer.js';
@@ -123,6 +123,20 @@ export function termValue(group: EInvoiceGroup, term: string): EInvoiceValue | u
   return undefined;
 }
 
+/** How many different values a term has across every instance of the groups that hold it (two payment accounts: 2). */
+function distinctValues(group: EInvoiceGroup, term: string, seen = new Set<string>()): number {
+  for (const value of group.terms[term] ?? []) seen.add(value.value);
+  for (const instances of Object.values(group.groups)) for (const instance of instances) distinctValues(instance, term, seen);
+  return seen.size;
+}
+
+/**
+ * What the mapping's certainty keeps when the term the property asks for has
+ * several values in the XML (two payment accounts, two delivery dates): the
+ * first is answered, and is one of two or more the property may mean.
+ */
+const SEVERAL_VALUES_SHARE = 0.75;
+
 /** Every instance of a group, wherever it sits (BG-25 in the invoice, BG-23 in it too). */
 function groupInstances(group: EInvoiceGroup, id: string): EInvoiceGroup[] {
   if (group.groups[id]) return group.groups[id]!;
@@ -215,7 +229,8 @@ export function* answeringFromTerms(extraction: Extraction, schema: JsonSchema, 
     const found = termValue(source.invoice, choice.term);
     setAt(value, at.pointer, found ? jsonValue(found, at) : null);
     forget(provenance, at.pointer);
-    if (found) provenance.set(at.pointer, { words: wordsOf(found, source.file, source.page), score: certainty });
+    const share = found && distinctValues(source.invoice, choice.term) > 1 ? SEVERAL_VALUES_SHARE : 1;
+    if (found) provenance.set(at.pointer, { words: wordsOf(found, source.file, source.page), score: certainty * share });
   }
   for (const [list, items] of lists) {
     const group = listGroup(items);

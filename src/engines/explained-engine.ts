@@ -1,4 +1,4 @@
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../extract/engine.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../schema/engine.js';
 
 /** Adds why an engine was chosen to its status, so /readyz answers "which engine, and why this one". */
 export class ExplainedEngine implements Engine {

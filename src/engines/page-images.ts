@@ -6,7 +6,7 @@
  */
 import sharp from 'sharp';
 import type { Limits } from '../config.js';
-import type { PageImageSource, PageRef } from '../extract/engine.js';
+import type { PageImageSource, PageRef } from '../schema/engine.js';
 import type { DecodedFile } from '../ingest/decode.js';
 import { distinctFrameIndexes } from '../ingest/image.js';
 import type { PdfProcessor } from '../ingest/pdf.js';

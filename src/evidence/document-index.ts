@@ -5,7 +5,7 @@
  * (total = subtotal + tax, change = cash - total). A value the document
  * confirms by its own arithmetic is rarely a misreading or the wrong line.
  */
-import { parseNumber } from '../extract/coerce.js';
+import { parseNumber } from '../schema/coerce.js';
 import type { Document, WordRef } from '../document/document.js';
 import { ContainingLines } from '../util/containing-lines.js';
 import { foldText } from '../util/fold-text.js';

@@ -8,8 +8,8 @@
  * a page that prints another one is reported, since that is how altered or
  * mistaken invoices show.
  */
-import { parseNumber } from '../extract/coerce.js';
-import type { Extraction } from '../extract/engine.js';
+import { parseNumber } from '../schema/coerce.js';
+import type { Extraction } from '../schema/engine.js';
 import { wordAt, type Document, type EInvoiceGroup, type EInvoiceValueOrigin, type Page, type WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { valueAtPointer } from '../util/json-pointer.js';

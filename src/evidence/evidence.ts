@@ -5,9 +5,9 @@
  * of the document supports is still listed, with a low confidence and no
  * box: it is never dropped.
  */
-import type { DateOrder } from '../extract/date-order.js';
-import type { Extraction } from '../extract/engine.js';
-import type { JsonSchema } from '../extract/json-schema.js';
+import type { DateOrder } from '../schema/date-order.js';
+import type { Extraction } from '../schema/engine.js';
+import type { JsonSchema } from '../schema/json-schema.js';
 import type { Document, WordRef } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { childPointer, valueAtPointer } from '../util/json-pointer.js';

@@ -7,12 +7,12 @@
  * whether a second, independent reading agrees. confidence.ts turns these
  * into a probability.
  */
-import { parseNumber } from '../extract/coerce.js';
-import { findDates, findDateSpans, findTimes, type DateReadOptions } from '../extract/dates.js';
-import { isDayFirst, type DateOrder } from '../extract/date-order.js';
-import type { ValueRole, ValueSource } from '../extract/provenance.js';
-import { viewSchema, type SchemaView } from '../extract/schema-view.js';
-import type { JsonSchema } from '../extract/json-schema.js';
+import { parseNumber } from '../schema/coerce.js';
+import { findDates, findDateSpans, findTimes, type DateReadOptions } from '../schema/dates.js';
+import { isDayFirst, type DateOrder } from '../schema/date-order.js';
+import type { ValueRole, ValueSource } from '../schema/provenance.js';
+import { viewSchema, type SchemaView } from '../schema/schema-view.js';
+import type { JsonSchema } from '../schema/json-schema.js';
 import { wordAt, type Document, type OcrEngineName } from '../document/document.js';
 import { foldText } from '../util/fold-text.js';
 import { splitPointer } from '../util/json-pointer.js';

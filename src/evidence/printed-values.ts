@@ -10,7 +10,7 @@
  * a text is the words of the first line whose letters and digits hold the
  * value's, those words that are part of it.
  */
-import { parseNumber } from '../extract/coerce.js';
+import { parseNumber } from '../schema/coerce.js';
 import type { Document, Line, WordRef } from '../document/document.js';
 import { ContainingLines } from '../util/containing-lines.js';
 import { foldText } from '../util/fold-text.js';

@@ -35,7 +35,7 @@ export function requireApiKey(apiKeys: string[], options: ApiKeyOptions = {}): R
     for (const candidate of expected) {
       if (presented && timingSafeEqual(presented, candidate)) matched = true;
     }
-    // who is asking, as the digest of their key: jobs belong to it (http/jobs.ts)
+    // who is asking, as the digest of their key: jobs belong to it (http/jobs-routes.ts)
     if (matched) res.locals.caller = presented!.toString('hex');
     next(matched ? undefined : new AppError('unauthorized', 'Unauthorized'));
   };

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Engine } from '../extract/engine.js';
+import type { Engine } from '../schema/engine.js';
 import type { OcrEngine } from '../ingest/ocr-choice.js';
 import type { JobsStatus } from '../jobs/create-jobs.js';
 import type { Admission } from './admission.js';

@@ -21,7 +21,7 @@ import type { Readable, Transform } from 'node:stream';
 import { Busboy, type BusboyFileStream, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { Request, RequestHandler } from 'express';
 import { AppError, badRequest } from '../errors.js';
-import { MAX_SCHEMA_BYTES } from '../extract/schema-guards.js';
+import { MAX_SCHEMA_BYTES } from '../schema/schema-guards.js';
 import type { ContentItem } from '../ingest/decode.js';
 import { Pacer, runPaced } from '../util/paced.js';
 import { bodyCutShort, bodyTooLarge, bodyUnreadable } from './body-errors.js';

@@ -1,11 +1,11 @@
 /**
- * The job routes' part of /openapi.json (http/jobs.ts): their paths and
+ * The job routes' part of /openapi.json (http/jobs-routes.ts): their paths and
  * the schemas of a job. openapi.ts puts them in the document when the
  * service serves jobs, with its own error responses.
  */
 import { JOB_STATUSES } from '../jobs/job.js';
 import { MAX_METADATA_BYTES } from './request-schema.js';
-import { MAX_WAIT_SECONDS } from './jobs.js';
+import { MAX_WAIT_SECONDS } from './jobs-routes.js';
 
 type JsonObject = Record<string, unknown>;
 type ErrorResponse = (description: string, extraHeaders?: JsonObject) => JsonObject;

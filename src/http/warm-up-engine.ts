@@ -10,7 +10,7 @@
  * service no memory (docs/deployment.md, memory).
  */
 import type { Document, Line, Word } from '../document/document.js';
-import { compileCallerSchemaOffThread } from '../extract/schema.js';
+import { compileCallerSchemaOffThread } from '../schema/schema.js';
 import { answerFromDocument, type AnswerDeps } from '../pipeline.js';
 import { invoiceLines } from '../ingest/warm-up-pdf.js';
 import { repeatWithin, WARM_UP_SCHEMAS } from './warm-up.js';

@@ -7,7 +7,7 @@
  * thread: the first PDF after a start took 1.1-2.3 s and each of the first 25
  * about twice the CPU of later ones. What stays of it is compiled code, the
  * pdf.js thread (until it idles out), pdf.js's canvas library (loaded for
- * good) and its two schemas among the compiled ones (extract/schema.ts); no
+ * good) and its two schemas among the compiled ones (schema/schema.ts); no
  * document or answer. Off unless WARM_UP is set: the thread and the library
  * raise a photo-only service's peak memory (docs/deployment.md, memory).
  */

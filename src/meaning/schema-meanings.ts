@@ -5,8 +5,8 @@
  * language model's field notes and the e-invoice mapping read a schema
  * this way; the walk is bounded like every walk over a caller's schema.
  */
-import type { JsonSchema } from '../extract/json-schema.js';
-import { viewSchema, type SchemaView } from '../extract/schema-view.js';
+import type { JsonSchema } from '../schema/json-schema.js';
+import { viewSchema, type SchemaView } from '../schema/schema-view.js';
 import { childPointer } from '../util/json-pointer.js';
 import { meaningOf, type PropertyMeaning } from './meaning.js';
 

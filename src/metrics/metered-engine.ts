@@ -1,4 +1,4 @@
-import { withInput, type Engine, type EngineStatus, type Extraction, type ExtractionInput } from '../extract/engine.js';
+import { withInput, type Engine, type EngineStatus, type Extraction, type ExtractionInput } from '../schema/engine.js';
 import { outcomeLabel, type ServiceMetrics } from './service-metrics.js';
 
 /**

@@ -6,7 +6,7 @@
  * never a document value, a schema or a key.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { EngineUsage, ModelCallReport } from '../extract/engine.js';
+import type { EngineUsage, ModelCallReport } from '../schema/engine.js';
 import { isAppError } from '../errors.js';
 import type { ExtractionOutcome, StageTimings } from '../pipeline.js';
 

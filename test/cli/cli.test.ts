@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { makeCorruptPng, makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf, makeTextPdf } from '../fixtures/pdfs.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { startJobs, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import { closeSharedServices, sharedServices, startTestServer, testConfig, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { crossCheckerFor } from '../../src/engines/cross-check.js';
 import { LlmEngine } from '../../src/engines/llm/llm-engine.js';
 import { ThreadedRulesEngine } from '../../src/engines/rules/threaded.js';
-import type { ValueSource } from '../../src/extract/provenance.js';
+import type { ValueSource } from '../../src/schema/provenance.js';
 import { wordAt, type Document } from '../../src/document/document.js';
 import { silentLogger } from '../../src/logger.js';
 import { answerFromDocument, prepareRequest, readDocument, runExtraction, type ExtractionOutcome, type PipelineDeps } from '../../src/pipeline.js';

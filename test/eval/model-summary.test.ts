@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { modelSummaryLines, summariseModel } from '../../scripts/eval/model-summary.js';
 import { emptyUsage, engineCounting } from '../../scripts/eval/model-usage.js';
-import type { Engine, ExtractionInput } from '../../src/extract/engine.js';
+import type { Engine, ExtractionInput } from '../../src/schema/engine.js';
 import type { FieldKind } from '../../scripts/eval/score.js';
 
 const SCHEMA = { type: 'object', properties: { company: { type: 'string' }, total: { type: 'string' }, party: { type: 'array', items: { type: 'string' } } } };

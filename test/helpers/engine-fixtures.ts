@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 
 /** Nested objects, lists of objects, enums, numbers, integers, booleans and nullable fields: the shapes a model must fill. */
 export const RICH_SCHEMA = {

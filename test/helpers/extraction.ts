@@ -1,8 +1,8 @@
 /** Runs an engine the way the pipeline does (layout, settled options, finalize), for engine tests. */
-import type { DateOrder } from '../../src/extract/date-order.js';
-import type { Engine, Extraction, ExtractionInput } from '../../src/extract/engine.js';
-import { finalize } from '../../src/extract/finalize.js';
-import { compileCallerSchema, type JsonSchema } from '../../src/extract/schema.js';
+import type { DateOrder } from '../../src/schema/date-order.js';
+import type { Engine, Extraction, ExtractionInput } from '../../src/schema/engine.js';
+import { finalize } from '../../src/schema/finalize.js';
+import { compileCallerSchema, type JsonSchema } from '../../src/schema/schema.js';
 import type { Document } from '../../src/document/document.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
 

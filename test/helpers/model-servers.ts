@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatBackend, ChatMessage } from '../../src/engines/llm/backends/chat-backend.js';
-import type { JsonSchema } from '../../src/extract/schema.js';
+import type { JsonSchema } from '../../src/schema/schema.js';
 
 export interface ChatCall {
   messages: ChatMessage[];

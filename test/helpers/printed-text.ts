@@ -6,7 +6,7 @@
  * aside), numbers by their digits, dates by the day they name.
  */
 import { expect } from 'chai';
-import { findDates } from '../../src/extract/dates.js';
+import { findDates } from '../../src/schema/dates.js';
 import { foldText } from '../../src/util/fold-text.js';
 
 function digits(text: string): string {

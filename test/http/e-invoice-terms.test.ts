@@ -147,4 +147,18 @@ describe('e-invoice terms asked by meaning: any user\'s names, the XML\'s values
     expect(evidence['/invoice_date']!.eInvoice!.normalized).to.match(/YYYY-MM-DD/);
     expect(evidence['/seller_vat_id']!.eInvoice).to.include({ term: 'BT-31' }).and.not.have.property('normalized');
   });
+
+  it('answers the first of two payment accounts, less sure than of a term the XML states once', async () => {
+    const xml = ciiXml(fullInvoice());
+    const means = /<ram:SpecifiedTradeSettlementPaymentMeans>[\s\S]*?<\/ram:SpecifiedTradeSettlementPaymentMeans>/.exec(xml)![0];
+    const twoAccounts = xml.replace(means, `${means}${means.replace('DE02200505501015871393', 'DE89370400440532013000')}`);
+    const schema = { type: 'object', properties: { iban: { type: 'string' }, seller_vat_id: { type: 'string' } } };
+    const one = (await ask(schema, xml, { evidence: true }))['evidence'] as Record<string, Evidence>;
+    const two = await ask(schema, twoAccounts, { evidence: true });
+    const evidence = two['evidence'] as Record<string, Evidence>;
+    expect(two['data']).to.deep.equal({ iban: 'DE02200505501015871393', seller_vat_id: 'DE123456789' });
+    expect(one['/iban']!.confidence).to.be.at.least(0.9);
+    expect(evidence['/iban']!.confidence).to.be.below(0.9);
+    expect(evidence['/seller_vat_id']!.confidence).to.equal(one['/seller_vat_id']!.confidence);
+  });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { LlamaCppBackend } from '../../src/engines/llm/backends/llamacpp.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';

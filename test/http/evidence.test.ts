@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createEngine } from '../../src/engines/create-engine.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeTextPng, RECEIPT_LINES, type DrawnWord } from '../fixtures/images.js';

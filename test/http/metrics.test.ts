@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createEngine } from '../../src/engines/create-engine.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { Admission } from '../../src/http/admission.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { expect } from 'chai';
 import { createEngine } from '../../src/engines/create-engine.js';
 import { LlamaCppBackend } from '../../src/engines/llm/backends/llamacpp.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { renderLayoutText } from '../../src/ingest/layout.js';
 import { silentLogger } from '../../src/logger.js';
 import { prepareRequest, readDocument, type PipelineDeps } from '../../src/pipeline.js';

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import type { OcrEngine } from '../../src/ingest/ocr-choice.js';
 import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeAnimatedGif, makeCorruptPng, makeHugePngHeader, makeReceiptImage } from '../fixtures/images.js';

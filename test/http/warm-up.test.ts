@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { warmUpService } from '../../src/app.js';
 import type { Document } from '../../src/document/document.js';
-import type { Engine, ExtractionInput } from '../../src/extract/engine.js';
+import type { Engine, ExtractionInput } from '../../src/schema/engine.js';
 import { WARM_UP_PDF_STYLES, warmUpInvoicePdf } from '../../src/ingest/warm-up-pdf.js';
 import type { Logger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';

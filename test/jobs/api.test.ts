@@ -3,7 +3,7 @@
  * BullMQ with a real Redis: both must behave alike for a caller.
  */
 import { expect } from 'chai';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { startJobs, WAITING_LIST, type JobsRuntime } from '../../src/jobs/create-jobs.js';
 import { silentLogger } from '../../src/logger.js';
 import type { PipelineDeps } from '../../src/pipeline.js';

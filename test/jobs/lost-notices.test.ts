@@ -15,7 +15,7 @@ import { Webhooks } from '../../src/jobs/webhooks.js';
 import { runJobWorkers } from '../../src/jobs/worker.js';
 import { silentLogger } from '../../src/logger.js';
 import { collectGarbage } from '../../src/util/collect-garbage.js';
-import type { Engine } from '../../src/extract/engine.js';
+import type { Engine } from '../../src/schema/engine.js';
 import { makeInvoicePdf } from '../fixtures/pdfs.js';
 import { closeSharedServices, sharedServices } from '../helpers/test-server.js';
 import { freePort, redisForSuite } from '../helpers/redis-server.js';

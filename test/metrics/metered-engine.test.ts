@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../src/engines/rules/index.js';
-import type { Engine, EngineUsage, ExtractionInput } from '../../src/extract/engine.js';
+import type { Engine, EngineUsage, ExtractionInput } from '../../src/schema/engine.js';
 import { renderLayoutText, type LayoutText } from '../../src/ingest/layout.js';
 import { MeteredEngine } from '../../src/metrics/metered-engine.js';
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js';

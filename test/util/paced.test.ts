@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { buildEvidence, buildEvidencePaced } from '../../src/evidence/evidence.js';
-import { finalize, finalizePaced } from '../../src/extract/finalize.js';
-import type { Provenance } from '../../src/extract/provenance.js';
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import { finalize, finalizePaced } from '../../src/schema/finalize.js';
+import type { Provenance } from '../../src/schema/provenance.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 import { packDocument, packingDocument, unpackingPage, unpackPage } from '../../src/ingest/document-pack.js';
 import { copyingBytes, jsonLength, jsonText, Pacer, runPaced, runSync, SMALL_CHARS, SMALL_NODES, STRING_CHARS_PER_UNIT, UNITS_PER_TURN } from '../../src/util/paced.js';
 import { buildDocument } from '../helpers/document-builder.js';

@@ -8,7 +8,7 @@
  */
 import type { LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { JsonSchema } from '../../extract/json-schema.js';
+import type { JsonSchema } from '../../schema/json-schema.js';
 import type { ChatMessage, ModelCapacity, TokenCounter } from './backends/chat-backend.js';
 import { buildMessages, estimateTokens } from './prompt.js';
 import type { CountTokens } from './windows.js';

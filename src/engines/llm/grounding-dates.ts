@@ -5,9 +5,9 @@
  * of day, printed in any form.
  */
 import { meaningOf } from '../../meaning/meaning.js';
-import { findDates, findDateSpans, findTimes, type DateParts, type TimeParts } from '../../extract/dates.js';
-import type { ValueSource } from '../../extract/provenance.js';
-import type { SchemaView } from '../../extract/schema-view.js';
+import { findDates, findDateSpans, findTimes, type DateParts, type TimeParts } from '../../schema/dates.js';
+import type { ValueSource } from '../../schema/provenance.js';
+import type { SchemaView } from '../../schema/schema-view.js';
 import type { LayoutText } from '../../ingest/layout.js';
 import type { GroundingIndex } from './grounding-index.js';
 

@@ -8,7 +8,7 @@
  * in "MART", nor 9 in "999999".
  */
 import { wordsInSpan, type LayoutText } from '../../ingest/layout.js';
-import type { ValueSource } from '../../extract/provenance.js';
+import type { ValueSource } from '../../schema/provenance.js';
 import { foldCharacter } from '../../util/fold-text.js';
 import { firstIndexWhere } from '../../util/sorted-search.js';
 import { sharedForm } from './abbreviations.js';

@@ -15,10 +15,10 @@
  * Only the document's own words count: the layout text's page markers (and
  * the file names in them) are text the model sees but not evidence.
  */
-import type { JsonSchema } from '../../extract/json-schema.js';
-import type { Provenance, ValueSource } from '../../extract/provenance.js';
-import { viewSchema } from '../../extract/schema-view.js';
-import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
+import type { JsonSchema } from '../../schema/json-schema.js';
+import type { Provenance, ValueSource } from '../../schema/provenance.js';
+import { viewSchema } from '../../schema/schema-view.js';
+import { isSchemaObject, setOwn } from '../../schema/schema-walk.js';
 import type { LayoutText } from '../../ingest/layout.js';
 import { foldText } from '../../util/fold-text.js';
 import { childPointer } from '../../util/json-pointer.js';

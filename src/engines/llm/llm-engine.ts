@@ -8,11 +8,11 @@
  */
 import type { LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput, UngroundedValue } from '../../extract/engine.js';
-import { isDayFirst } from '../../extract/date-order.js';
-import { answerProblems } from '../../extract/finalize.js';
-import type { JsonSchema } from '../../extract/json-schema.js';
-import type { Provenance } from '../../extract/provenance.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput, UngroundedValue } from '../../schema/engine.js';
+import { isDayFirst } from '../../schema/date-order.js';
+import { answerProblems } from '../../schema/finalize.js';
+import type { JsonSchema } from '../../schema/json-schema.js';
+import type { Provenance } from '../../schema/provenance.js';
 import type { Logger } from '../../logger.js';
 import { valueAtPointer } from '../../util/json-pointer.js';
 import type { ChatBackend, ChatMessage, ChatReply } from './backends/chat-backend.js';

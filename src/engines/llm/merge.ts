@@ -6,9 +6,9 @@
  * (with grounding on, that window's text contains it); objects are merged
  * property by property. Where each value was read comes along with it.
  */
-import type { Extraction } from '../../extract/engine.js';
-import { combineSources, PointerMoves, type Provenance } from '../../extract/provenance.js';
-import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
+import type { Extraction } from '../../schema/engine.js';
+import { combineSources, PointerMoves, type Provenance } from '../../schema/provenance.js';
+import { isSchemaObject, setOwn } from '../../schema/schema-walk.js';
 import { childPointer } from '../../util/json-pointer.js';
 
 export function mergeWindowResults(results: Extraction[]): Extraction {

@@ -7,8 +7,8 @@
  * lists, enums kept; everything else is checked afterwards by finalize (Ajv
  * against the caller's own schema).
  */
-import type { JsonSchema } from '../../extract/schema.js';
-import { viewSchema, type SchemaView } from '../../extract/schema-view.js';
+import type { JsonSchema } from '../../schema/schema.js';
+import { viewSchema, type SchemaView } from '../../schema/schema-view.js';
 
 const MAX_DEPTH = 12;
 const SCALAR_TYPES = ['string', 'number', 'integer', 'boolean'];

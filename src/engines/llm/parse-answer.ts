@@ -5,7 +5,7 @@
  * complete value), numbers JSON.parse turns into Infinity (1e400) or that
  * lose their digits.
  */
-import { setOwn } from '../../extract/schema-walk.js';
+import { setOwn } from '../../schema/schema-walk.js';
 
 export type AnswerKind = 'ok' | 'empty' | 'unparseable' | 'salvaged';
 

@@ -13,7 +13,7 @@
  * (grounding.ts): every value it returns is printed in the document.
  */
 import type { ChatMessage } from './backends/chat-backend.js';
-import type { JsonSchema } from '../../extract/schema.js';
+import type { JsonSchema } from '../../schema/schema.js';
 import type { PropertyMeaning } from '../../meaning/meaning.js';
 import { schemaMeanings } from '../../meaning/schema-meanings.js';
 import { splitName } from '../../meaning/words.js';

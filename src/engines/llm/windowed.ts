@@ -1,5 +1,5 @@
-import type { Extraction, ExtractionInput } from '../../extract/engine.js';
-import { shapeCandidate } from '../../extract/finalize.js';
+import type { Extraction, ExtractionInput } from '../../schema/engine.js';
+import { shapeCandidate } from '../../schema/finalize.js';
 import { mapConcurrent } from '../../util/map-concurrent.js';
 import { mergeWindowResults } from './merge.js';
 import { splitIntoWindows, type CountTokens, type DocumentWindow } from './windows.js';

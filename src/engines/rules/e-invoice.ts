@@ -9,8 +9,8 @@
  * the printed pages have none.
  */
 import { splitEInvoicePages, type Document } from '../../document/document.js';
-import type { Extraction } from '../../extract/engine.js';
-import type { Provenance } from '../../extract/provenance.js';
+import type { Extraction } from '../../schema/engine.js';
+import type { Provenance } from '../../schema/provenance.js';
 import { childPointer, valueAtPointer } from '../../util/json-pointer.js';
 
 /** `read` on the e-invoice lines first, the printed pages for the rest; just `read` for a Document without an e-invoice. */

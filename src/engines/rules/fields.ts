@@ -3,8 +3,8 @@
  * choose among repeated labels, fall back on label-free cues where the kind
  * of value is distinctive enough (a lone date, the header name).
  */
-import { competitionAmong } from '../../extract/provenance.js';
-import type { SchemaView } from '../../extract/schema-view.js';
+import { competitionAmong } from '../../schema/provenance.js';
+import type { SchemaView } from '../../schema/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';

@@ -33,11 +33,11 @@
  * A new strategy goes in the folder of what it knows and is called from
  * fields.ts (scalars) or objects.ts (objects and lists).
  */
-import type { DateOrder } from '../../extract/date-order.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
-import { isDayFirst } from '../../extract/date-order.js';
-import type { JsonSchema } from '../../extract/json-schema.js';
-import { viewSchema } from '../../extract/schema-view.js';
+import type { DateOrder } from '../../schema/date-order.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../schema/engine.js';
+import { isDayFirst } from '../../schema/date-order.js';
+import type { JsonSchema } from '../../schema/json-schema.js';
+import { viewSchema } from '../../schema/schema-view.js';
 import type { Document } from '../../document/document.js';
 import type { PackedDocument } from '../../ingest/document-pack.js';
 import { documentLanguages } from './core/language-detect.js';

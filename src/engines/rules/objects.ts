@@ -5,11 +5,11 @@
  * Every value comes with the words it was read from, gathered into the
  * extraction's provenance under the value's JSON Pointer.
  */
-import type { Extraction } from '../../extract/engine.js';
-import { keepPresent, underPointer, type Provenance, type ValueSource } from '../../extract/provenance.js';
-import { resolveLocalRef, viewSchema, type SchemaView } from '../../extract/schema-view.js';
-import type { JsonSchema } from '../../extract/schema.js';
-import { isSchemaObject, setOwn } from '../../extract/schema-walk.js';
+import type { Extraction } from '../../schema/engine.js';
+import { keepPresent, underPointer, type Provenance, type ValueSource } from '../../schema/provenance.js';
+import { resolveLocalRef, viewSchema, type SchemaView } from '../../schema/schema-view.js';
+import type { JsonSchema } from '../../schema/schema.js';
+import { isSchemaObject, setOwn } from '../../schema/schema-walk.js';
 import { childPointer } from '../../util/json-pointer.js';
 import { findBlock } from './core/blocks.js';
 import { hintsFor, type FieldHints, type ReadingLanguages } from './core/labels.js';

@@ -9,10 +9,10 @@
  * waking the thread and the event loop again on a busy machine.
  */
 import type { Document } from '../../document/document.js';
-import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../extract/engine.js';
-import { unpackingExtraction, type PackedExtraction } from '../../extract/extraction-pack.js';
-import type { JsonSchema } from '../../extract/json-schema.js';
-import { childSchemas, isSchemaObject } from '../../extract/schema-walk.js';
+import type { Engine, EngineStatus, Extraction, ExtractionInput } from '../../schema/engine.js';
+import { unpackingExtraction, type PackedExtraction } from '../../schema/extraction-pack.js';
+import type { JsonSchema } from '../../schema/json-schema.js';
+import { childSchemas, isSchemaObject } from '../../schema/schema-walk.js';
 import { packingDocument } from '../../ingest/document-pack.js';
 import { ThreadPool } from '../../threads/pool.js';
 import { taskThreads } from '../../threads/task-thread.js';

@@ -5,7 +5,7 @@ import { toModelSchema } from '../../../src/engines/llm/model-schema.js';
 import { buildMessages, SYSTEM_PROMPT } from '../../../src/engines/llm/prompt.js';
 import { testConfig } from '../../helpers/test-server.js';
 import { tinyGgufPath } from '../../helpers/tiny-gguf.js';
-import type { JsonSchema } from '../../../src/extract/json-schema.js';
+import type { JsonSchema } from '../../../src/schema/json-schema.js';
 
 const INVOICE = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } };
 const RECEIPT = { type: 'object', properties: { store: { type: 'string' }, paid: { type: 'number' } } };

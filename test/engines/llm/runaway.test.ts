@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ChatRequest } from '../../../src/engines/llm/backends/chat-backend.js';
 import { loops, RunawayWatch } from '../../../src/engines/llm/backends/runaway.js';
 import { LlmEngine } from '../../../src/engines/llm/llm-engine.js';
-import { compileCallerSchema } from '../../../src/extract/schema.js';
+import { compileCallerSchema } from '../../../src/schema/schema.js';
 import { renderLayoutText } from '../../../src/ingest/layout.js';
 import { silentLogger } from '../../../src/logger.js';
 import { buildDocument } from '../../helpers/document-builder.js';

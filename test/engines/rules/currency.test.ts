@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { findCurrencies } from '../../../src/engines/rules/core/parsers.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';
 

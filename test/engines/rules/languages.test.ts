@@ -9,7 +9,7 @@ import { documentLanguages } from '../../../src/engines/rules/core/language-dete
 import { LANGUAGES, type LanguageTable, type Phrase } from '../../../src/meaning/languages/index.js';
 import { readLines } from '../../../src/engines/rules/core/lines.js';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import { buildEvidence } from '../../../src/evidence/evidence.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { hintsFor } from '../../../src/engines/rules/core/labels.js';
 import { splitName } from '../../../src/meaning/words.js';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
-import { parseNumber } from '../../../src/extract/coerce.js';
+import { parseNumber } from '../../../src/schema/coerce.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';
 import { expectLinearGrowth } from '../../helpers/growth.js';

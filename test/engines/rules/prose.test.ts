@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { readLines } from '../../../src/engines/rules/core/lines.js';
 import { readSentences, subjectOf } from '../../../src/engines/rules/prose/prose.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import type { Document } from '../../../src/document/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';

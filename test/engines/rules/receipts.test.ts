@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { phoneShaped } from '../../../src/engines/rules/receipts/phones.js';
 import { stripRegistration } from '../../../src/engines/rules/receipts/company.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { extractFinal } from '../../helpers/extraction.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { hintStats } from '../../../src/engines/rules/core/labels.js';
 import { tokenRunStats } from '../../../src/engines/rules/core/fuzzy.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import type { Document } from '../../../src/document/document.js';
 import { buildDocument, type LineSpec } from '../../helpers/document-builder.js';
 import { engineInput, extractFinal } from '../../helpers/extraction.js';
@@ -60,6 +60,18 @@ describe('RulesEngine', () => {
   it('is always ready and named rules', async () => {
     expect(engine.name).to.equal('rules');
     expect((await engine.status()).ready).to.equal(true);
+  });
+
+  it('takes an unlabelled invoice date from the title line with its number, not from an earlier date of a form version', async () => {
+    const schema: JsonSchema = { type: 'object', properties: { invoice_date: { type: 'string', format: 'date' } } };
+    const pages: Array<[string[], string]> = [
+      [['Formular-Version 2.1 vom 24.03.2020', 'Lieferant GmbH', 'Handelsrechnung Nr. 471102 vom 05.03.2020', 'Rechnung gemäß Bestellung vom 01.03.2020.'], '2020-03-05'],
+      [['Template v3 of 02/01/2019', 'Invoice 2024-17 dated 14/03/2024', 'Order of 10/03/2024'], '2024-03-14'],
+      [['Modèle du 02/01/2019', 'Facture n° F-88 du 14/03/2024'], '2024-03-14'],
+      // no title line with its number: the first date stands
+      [['Acme Ltd 02/01/2019', 'Invoice according to the order of 10/03/2024'], '2019-01-02'],
+    ];
+    for (const [lines, date] of pages) expect(await extract(buildDocument(lines), schema), lines.join(' / ')).to.deep.equal({ invoice_date: date });
   });
 
   it('extracts an invoice: labelled fields, reformatted date, total (not subtotal) and the item table', async () => {

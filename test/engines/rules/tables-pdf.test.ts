@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { DecodedFile } from '../../../src/ingest/decode.js';
 import { runExtraction, type ExtractionOutcome, type PipelineDeps } from '../../../src/pipeline.js';
-import type { JsonSchema } from '../../../src/extract/schema.js';
+import type { JsonSchema } from '../../../src/schema/schema.js';
 import { GERMAN_INVOICE_ITEMS, makeGermanInvoicePdf, makeStatementPdf, scannedCopy, STATEMENT_TRANSACTIONS } from '../../fixtures/table-pdfs.js';
 import { content, sharedServices } from '../../helpers/test-server.js';
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { RulesEngine } from '../../../src/engines/rules/index.js';
 import { INLINE_MAX_WORK, ThreadedRulesEngine } from '../../../src/engines/rules/threaded.js';
-import type { ExtractionInput } from '../../../src/extract/engine.js';
-import { finalize } from '../../../src/extract/finalize.js';
-import type { JsonSchema } from '../../../src/extract/json-schema.js';
+import type { ExtractionInput } from '../../../src/schema/engine.js';
+import { finalize } from '../../../src/schema/finalize.js';
+import type { JsonSchema } from '../../../src/schema/json-schema.js';
 import { wordAt } from '../../../src/document/document.js';
 import { buildDocument } from '../../helpers/document-builder.js';
 import { engineInput } from '../../helpers/extraction.js';

@@ -1,5 +1,5 @@
-import type { EngineStatus } from '../../../extract/engine.js';
-import type { JsonSchema } from '../../../extract/schema.js';
+import type { EngineStatus } from '../../../schema/engine.js';
+import type { JsonSchema } from '../../../schema/schema.js';
 
 /**
  * The one thing a language-model engine needs from a model server or an

@@ -15,8 +15,8 @@
  */
 import { AppError } from '../../../errors.js';
 import type { LlamaCppConfig, LlmConfig } from '../../../config.js';
-import type { EngineStatus } from '../../../extract/engine.js';
-import type { JsonSchema } from '../../../extract/schema.js';
+import type { EngineStatus } from '../../../schema/engine.js';
+import type { JsonSchema } from '../../../schema/schema.js';
 import { backendTimeout, callSignal, describeCallFailure } from './backend-errors.js';
 import type { ChatBackend, ChatMessage, ChatReply, ChatRequest, ModelCapacity, TokenCounter } from './chat-backend.js';
 import { RunawayWatch } from './runaway.js';

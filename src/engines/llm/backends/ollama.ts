@@ -11,7 +11,7 @@
 import { Ollama } from 'ollama';
 import type { LlmConfig, OllamaConfig } from '../../../config.js';
 import { AppError } from '../../../errors.js';
-import type { EngineStatus } from '../../../extract/engine.js';
+import type { EngineStatus } from '../../../schema/engine.js';
 import { silentLogger, type Logger } from '../../../logger.js';
 import { deadline } from '../../../util/deadline.js';
 import { backendUnavailable, callSignal, describeCallFailure } from './backend-errors.js';

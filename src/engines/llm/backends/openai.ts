@@ -8,7 +8,7 @@
  */
 import type { LlmConfig, OpenAiConfig } from '../../../config.js';
 import { AppError } from '../../../errors.js';
-import type { EngineStatus } from '../../../extract/engine.js';
+import type { EngineStatus } from '../../../schema/engine.js';
 import { backendUnavailable, callSignal, describeCallFailure } from './backend-errors.js';
 import type { ChatBackend, ChatReply, ChatRequest, ModelCapacity } from './chat-backend.js';
 

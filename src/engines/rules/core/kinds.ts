@@ -3,7 +3,7 @@
  * description. The kind decides how a value is recognised in the text and
  * in which JSON form the engine hands it on.
  */
-import type { SchemaView } from '../../../extract/schema-view.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import type { FieldHints } from './labels.js';
 
 export type ValueKind =

@@ -3,8 +3,8 @@
  * text, with its printed form and position. "score" says how typical the
  * occurrence is for its kind (an amount with cents beats a bare integer).
  */
-import { parseBoolean, parseNumber } from '../../../extract/coerce.js';
-import { findDates, findDateSpans, findTimes } from '../../../extract/dates.js';
+import { parseBoolean, parseNumber } from '../../../schema/coerce.js';
+import { findDates, findDateSpans, findTimes } from '../../../schema/dates.js';
 import { currencyCode, isWordlikeCode } from './currencies.js';
 import type { ValueKind } from './kinds.js';
 

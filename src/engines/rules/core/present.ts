@@ -4,8 +4,8 @@
  * currency code. Scalars (rules/fields.ts) and table cells (rules/tables/)
  * go through the same door, so a cell reads like a top-level value.
  */
-import { matchEnum } from '../../../extract/coerce.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
+import { matchEnum } from '../../../schema/coerce.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import { isCurrencyCode } from './currencies.js';
 import { findEnumValue } from './enums.js';
 import { plainAmountFormat, wantsCurrency, type ValueKind } from './kinds.js';

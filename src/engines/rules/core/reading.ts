@@ -5,7 +5,7 @@
  * header name without its registration number, an address over three lines)
  * find its words again on those lines with wordsSpelling().
  */
-import type { Competition, ValueRole } from '../../../extract/provenance.js';
+import type { Competition, ValueRole } from '../../../schema/provenance.js';
 import type { WordRef } from '../../../document/document.js';
 import { foldText } from '../../../util/fold-text.js';
 import { wordsInRange, type RuleLine } from './lines.js';

@@ -9,7 +9,7 @@
 import { LANGUAGES, type ProseCue } from '../../../meaning/languages/index.js';
 import { splitName } from '../../../meaning/words.js';
 import { tableWords } from '../core/table-words.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import { wantsNumberUnit } from './durations.js';
 import { type FieldHints } from '../core/labels.js';
 import type { ValueKind } from '../core/kinds.js';

@@ -5,7 +5,7 @@
  * of documents the agreement only cites ("the Supply Agreement dated ...")
  * count for little.
  */
-import { findDates } from '../../../extract/dates.js';
+import { findDates } from '../../../schema/dates.js';
 import type { Cue } from './cues.js';
 import { wordsInRange, type RuleLine } from '../core/lines.js';
 import { tokenRange } from '../core/fuzzy.js';

@@ -5,7 +5,7 @@
  * ADDENDUM") is weaker than a value stated by a sentence of the document
  * itself ("is entered into this 2nd day of February, 2006").
  */
-import type { SchemaView } from '../../../extract/schema-view.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import type { Anchor } from '../core/anchors.js';
 import { proseTargetFor } from './cues.js';
 import type { FieldHints } from '../core/labels.js';

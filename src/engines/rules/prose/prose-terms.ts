@@ -3,7 +3,7 @@
  * duration near a cue ("for a period of", "shall remain in effect"), in a
  * sentence about what the property is a duration of.
  */
-import type { SchemaView } from '../../../extract/schema-view.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import { DURATION_NAMES, firstClause, type Cue } from './cues.js';
 import { durationInUnit, findDurations, wantsNumberUnit, type Duration } from './durations.js';
 import type { FieldHints } from '../core/labels.js';

@@ -6,8 +6,8 @@
  * one wins; ties go to the earlier sentence, where contracts state their
  * terms before they cite other documents.
  */
-import { competitionAmong, type Competition } from '../../../extract/provenance.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
+import { competitionAmong, type Competition } from '../../../schema/provenance.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import { cuesFor, type ProseTarget } from './cues.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';

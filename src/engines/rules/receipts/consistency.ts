@@ -5,7 +5,7 @@
  * amount belongs to the total and the VAT is 0 or not printed. Such a tax is
  * dropped: null is better than a wrong value.
  */
-import { parseNumber } from '../../../extract/coerce.js';
+import { parseNumber } from '../../../schema/coerce.js';
 import type { FieldHints } from '../core/labels.js';
 
 export function dropImpossibleTax(result: Record<string, unknown>, hints: ReadonlyMap<string, FieldHints>): void {

@@ -5,8 +5,8 @@
  * below. A legal form ("Sdn Bhd", "Ltd") favours a line unless the caller's
  * examples show trading names without one ("e.g. 'COSTCO'").
  */
-import { findDateSpans, findTimes } from '../../../extract/dates.js';
-import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { findDateSpans, findTimes } from '../../../schema/dates.js';
+import { competitionAmong, type Competition } from '../../../schema/provenance.js';
 import { median } from '../../../util/median.js';
 import { addressEvidence, addressSureness, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';

@@ -16,7 +16,7 @@ import { labelWords, phraseLabels, type FieldHints, type ReadingLanguages } from
 import { LANGUAGES } from '../../../meaning/languages/index.js';
 import { matchPhrase, wordSimilarity } from '../core/fuzzy.js';
 import { cellAt, sliceLine, type Cell, type RuleLine } from '../core/lines.js';
-import { findDateSpans } from '../../../extract/dates.js';
+import { findDateSpans } from '../../../schema/dates.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
 import { readingSpelled, type Reading } from '../core/reading.js';
 import { addressEvidence } from './address.js';

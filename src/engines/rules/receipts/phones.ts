@@ -4,7 +4,7 @@
  * without a label only numbers shaped like phone numbers count, and never
  * the number that follows an id label ("GST No", "P.IVA", "Order #").
  */
-import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { competitionAmong, type Competition } from '../../../schema/provenance.js';
 import { tokensBefore } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { findPhones, type Found } from '../core/parsers.js';

@@ -9,15 +9,15 @@
  * candidate is a printed amount, and when none makes the sum work the
  * values stand (the evidence then says they do not add up).
  */
-import { parseNumber } from '../../../extract/coerce.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
+import { parseNumber } from '../../../schema/coerce.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
 import type { AnchoredValue } from '../core/anchors.js';
 import type { FieldHints } from '../core/labels.js';
 import { digitGroupBlanks, type RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import type { Reading } from '../core/reading.js';
 import { childPointer } from '../../../util/json-pointer.js';
-import type { Provenance, ValueSource } from '../../../extract/provenance.js';
+import type { Provenance, ValueSource } from '../../../schema/provenance.js';
 
 /** The part an amount plays in the sum net + VAT = gross. */
 type SumRole = 'net' | 'vat' | 'gross';

@@ -5,13 +5,25 @@
  * hours ("OPEN 8:00AM TO 9:00PM") print times that are no transaction time.
  * A time printed next to a date is the document's timestamp.
  */
-import { competitionAmong, type Competition } from '../../../extract/provenance.js';
+import { competitionAmong, type Competition } from '../../../schema/provenance.js';
 import { tokensBefore } from '../core/fuzzy.js';
 import type { FieldHints } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
 import { tableWordSet } from '../core/table-words.js';
+import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { normaliseWord } from '../../../meaning/words.js';
+
+/** One-word titles of the documents the tables know ("invoice", "rechnung", "facture"); a compound ends in one ("handelsrechnung"). */
+const TITLE_WORDS = [...new Set(LANGUAGES.flatMap((language) => language.titles).filter((title) => !/\s/.test(title)).map(normaliseWord))];
+
+/** A line that opens with the document's title and its number before the date: "Handelsrechnung Nr. 471102 vom 05.03.2020", "Invoice 2020-17 dated ...". */
+function titleLineDate(line: RuleLine, found: Found): boolean {
+  const first = line.tokens[0]?.norm;
+  if (!first || !TITLE_WORDS.some((title) => first === title || (title.length >= 6 && first.endsWith(title)))) return false;
+  return /\d/.test(line.text.slice(line.tokens[0]!.end, found.start));
+}
 
 /**
  * Words of opening hours and schedules, whose times are not the transaction's.
@@ -34,7 +46,8 @@ export function documentDate(kind: 'date' | 'datetime', lines: readonly RuleLine
       if (!before.some((t) => hints.negatives.includes(t.norm))) dates.push({ line, found });
     }
   }
-  return stampOf(dates[0], dates);
+  // the date the document's title line gives is its own, before any earlier one (a form's version date at the top)
+  return stampOf(dates.find((date) => titleLineDate(date.line, date.found)) ?? dates[0], dates);
 }
 
 /** A time on a line with a date first, else the first time outside a schedule or a range ("9:00 - 17:00"); and the others. */

@@ -10,10 +10,10 @@
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { summaryFacet, type Row } from './body.js';
-import { figureOf } from './layout.js';
-import { isNumeric, type ItemField } from './fields.js';
+import { figureOf } from './row-layout.js';
+import { isNumeric, type ItemField } from './item-fields.js';
 import { maxOf } from '../../../util/extremes.js';
-import type { Binding, TableHeader } from './header.js';
+import type { Binding, TableHeader } from './heading.js';
 import type { CellValue, ReadRow } from './rows.js';
 
 export type Fit = 'agrees' | 'differs' | 'unchecked';

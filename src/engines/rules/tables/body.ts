@@ -12,10 +12,10 @@ import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine } from '../core/lines.js';
 import { meaningOf } from '../../../meaning/meaning.js';
 import type { Token } from '../../../meaning/words.js';
-import { isNumeric, VALUE_FACETS, type ItemField } from './fields.js';
-import { headingLabels, mayHead, namesColumns, type TableHeader } from './header.js';
+import { isNumeric, VALUE_FACETS, type ItemField } from './item-fields.js';
+import { headingLabels, mayHead, namesColumns, type TableHeader } from './heading.js';
 import { Drift } from './drift.js';
-import { figureOf, placeLine, zoneEdges, type PlacedLine } from './layout.js';
+import { figureOf, placeLine, zoneEdges, type PlacedLine } from './row-layout.js';
 import { isHeadingWord } from './vocabulary.js';
 
 export interface Row {

@@ -5,11 +5,11 @@
  * "10 Stk", "3 m²"), a label printed inside the cell ("(Net): 60,00",
  * "Bruttopreis: 1,50"), dates in the caller's order, enums, text.
  */
-import { parseNumber } from '../../../extract/coerce.js';
+import { parseNumber } from '../../../schema/coerce.js';
 import { findValues, type Found } from '../core/parsers.js';
 import { present } from '../core/present.js';
-import { isNumeric, type ItemField } from './fields.js';
-import { readPhrase } from './header.js';
+import { isNumeric, type ItemField } from './item-fields.js';
+import { readPhrase } from './heading.js';
 import { tokenize } from '../../../meaning/words.js';
 
 export interface NumberCell {

@@ -6,7 +6,7 @@
  * that column's figures end; later rows say how far they have moved since,
  * and when the columns agree, the zones move with them.
  */
-import { figureOf, type PlacedLine } from './layout.js';
+import { figureOf, type PlacedLine } from './row-layout.js';
 
 export class Drift {
   /** Where each value column's figures end, as first read (without drift). */

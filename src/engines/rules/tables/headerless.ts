@@ -9,8 +9,8 @@
 import type { RuleLine } from '../core/lines.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
 import { readNumberCell } from './cells.js';
-import type { ItemField } from './fields.js';
-import { bindingScore, lineBand, lineHeight, type Column, type TableHeader } from './header.js';
+import type { ItemField } from './item-fields.js';
+import { bindingScore, lineBand, lineHeight, type Column, type TableHeader } from './heading.js';
 
 interface Shape {
   position: number;

@@ -8,12 +8,12 @@
  * reading ("(Brut: 65,00)", "Rabatt: -0,03") is not a net price or amount.
  */
 import type { WordRef } from '../../../document/document.js';
-import { setOwn } from '../../../extract/schema-walk.js';
+import { setOwn } from '../../../schema/schema-walk.js';
 import { readCell, type ReadContext } from './cells.js';
-import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './fields.js';
-import { bindingScore, MIN_BINDING, readPhrase, type Binding, type TableHeader } from './header.js';
+import { isNumeric, NET_FACETS, NOT_NET_FACETS, type ItemField } from './item-fields.js';
+import { bindingScore, MIN_BINDING, readPhrase, type Binding, type TableHeader } from './heading.js';
 import { tokenize } from '../../../meaning/words.js';
-import { figureOf, type ColumnCell, type PlacedLine } from './layout.js';
+import { figureOf, type ColumnCell, type PlacedLine } from './row-layout.js';
 import type { Row } from './body.js';
 
 /** A value read for a property, with what the sums may choose instead. */

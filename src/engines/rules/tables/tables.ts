@@ -1,12 +1,12 @@
 /**
  * Lists of objects read from tables: the headings that name the item's
- * properties (header.ts), the rows under them (body.ts, layout.ts), each
+ * properties (heading.ts), the rows under them (body.ts, row-layout.ts), each
  * row's values (rows.ts), checked by their sums (arithmetic.ts). Every
  * value keeps the words of its cell, with a score for the evidence.
  */
-import type { Provenance } from '../../../extract/provenance.js';
-import type { SchemaView } from '../../../extract/schema-view.js';
-import type { JsonSchema } from '../../../extract/schema.js';
+import type { Provenance } from '../../../schema/provenance.js';
+import type { SchemaView } from '../../../schema/schema-view.js';
+import type { JsonSchema } from '../../../schema/schema.js';
 import { childPointer } from '../../../util/json-pointer.js';
 import { EVERY_LANGUAGE, labelsOf, phraseLabels, type ReadingLanguages } from '../core/labels.js';
 import type { RuleLine } from '../core/lines.js';
@@ -14,8 +14,8 @@ import { bindByFigures, cellScore, checkRows } from './arithmetic.js';
 import { isSummary, readBody } from './body.js';
 import { headerlessTables } from './headerless.js';
 import type { ReadContext } from './cells.js';
-import { itemFields, type ItemField } from './fields.js';
-import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './header.js';
+import { itemFields, type ItemField } from './item-fields.js';
+import { bindingScore, headerAt, mayHead, namesColumns, readPhrase, type TableHeader } from './heading.js';
 import { itemOf, readRow, type ReadRow } from './rows.js';
 
 export interface TableOptions {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Extraction } from '../../src/extract/engine.js';
-import { packExtraction, unpackExtraction, unpackingExtraction } from '../../src/extract/extraction-pack.js';
-import type { Provenance, ValueSource } from '../../src/extract/provenance.js';
+import type { Extraction } from '../../src/schema/engine.js';
+import { packExtraction, unpackExtraction, unpackingExtraction } from '../../src/schema/extraction-pack.js';
+import type { Provenance, ValueSource } from '../../src/schema/provenance.js';
 
 const ref = (line: number, word: number, page = 0, file = 0) => ({ file, page, line, word });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { combineSources, competitionAmong, PointerMoves, type Provenance, type ValueSource } from '../../src/extract/provenance.js';
+import { combineSources, competitionAmong, PointerMoves, type Provenance, type ValueSource } from '../../src/schema/provenance.js';
 import { expectLinearGrowth, LINEAR_GROWTH_LIMIT } from '../helpers/growth.js';
 
 const word = (line: number, w = 0) => ({ file: 0, page: 0, line, word: w });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { SchemaPatterns } from '../../src/extract/linear-regexp.js';
-import { schemasCompiledOnThread } from '../../src/extract/schema-compile-thread.js';
-import { compileCallerSchema, compileCallerSchemaOffThread, makeNullable, type JsonSchema } from '../../src/extract/schema.js';
-import { viewSchema } from '../../src/extract/schema-view.js';
+import { SchemaPatterns } from '../../src/schema/linear-regexp.js';
+import { schemasCompiledOnThread } from '../../src/schema/schema-compile-thread.js';
+import { compileCallerSchema, compileCallerSchemaOffThread, makeNullable, type JsonSchema } from '../../src/schema/schema.js';
+import { viewSchema } from '../../src/schema/schema-view.js';
 import { cpuMsOf } from '../helpers/cpu-time.js';
 import { expectLinearGrowth } from '../helpers/growth.js';
 

@@ -3,8 +3,8 @@
  * facet the meaning layer gives it (meaning/facets.ts), and the facets of the
  * columns a table of items prints.
  */
-import type { JsonSchema } from '../../../extract/schema.js';
-import { viewSchema, type SchemaView } from '../../../extract/schema-view.js';
+import type { JsonSchema } from '../../../schema/schema.js';
+import { viewSchema, type SchemaView } from '../../../schema/schema-view.js';
 import { kindFor, type ValueKind } from '../core/kinds.js';
 import { hintsFor, type FieldHints, type ReadingLanguages } from '../core/labels.js';
 

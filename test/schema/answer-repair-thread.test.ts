@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { answersRepairedOnThread, repairedAnswer } from '../../src/extract/answer-repair-thread.js';
-import { finalize, finalizePaced } from '../../src/extract/finalize.js';
-import type { Provenance, ValueSource } from '../../src/extract/provenance.js';
-import { compileCallerSchema } from '../../src/extract/schema.js';
+import { answersRepairedOnThread, repairedAnswer } from '../../src/schema/answer-repair-thread.js';
+import { finalize, finalizePaced } from '../../src/schema/finalize.js';
+import type { Provenance, ValueSource } from '../../src/schema/provenance.js';
+import { compileCallerSchema } from '../../src/schema/schema.js';
 import { Pacer } from '../../src/util/paced.js';
 import { longestStall } from '../helpers/healthz.js';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { AppError } from '../../src/errors.js';
-import { finalize as finalizeExtraction, type FinalizeOptions } from '../../src/extract/finalize.js';
-import type { ValueSource } from '../../src/extract/provenance.js';
-import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../../src/extract/schema.js';
+import { finalize as finalizeExtraction, type FinalizeOptions } from '../../src/schema/finalize.js';
+import type { ValueSource } from '../../src/schema/provenance.js';
+import { compileCallerSchema, type CompiledSchema, type JsonSchema } from '../../src/schema/schema.js';
 import { expectLinearGrowth } from '../helpers/growth.js';
 
 /** finalize() on a bare candidate: the object a caller gets. */

@@ -10,7 +10,7 @@ import type { WordRef } from '../../../document/document.js';
 import type { RuleLine, RuleWord } from '../core/lines.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
 import { readNumberCell, type NumberCell } from './cells.js';
-import { lineHeight, type Column } from './header.js';
+import { lineHeight, type Column } from './heading.js';
 
 export interface ColumnCell {
   text: string;

@@ -13,7 +13,7 @@ import { tokenize, type Token } from '../../../meaning/words.js';
 import type { WordRef } from '../../../document/document.js';
 import { matchPhrase } from '../core/fuzzy.js';
 import type { RuleLine, RuleWord } from '../core/lines.js';
-import { isNumeric, type ItemField } from './fields.js';
+import { isNumeric, type ItemField } from './item-fields.js';
 import { isHeadingWord } from './vocabulary.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
 

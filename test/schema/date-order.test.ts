@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { resolveDateOrder, resolvingDateOrder } from '../../src/extract/date-order.js';
-import { findDates, findDateSpans } from '../../src/extract/dates.js';
+import { resolveDateOrder, resolvingDateOrder } from '../../src/schema/date-order.js';
+import { findDates, findDateSpans } from '../../src/schema/dates.js';
 import { buildDocument } from '../helpers/document-builder.js';
 
 describe('resolveDateOrder', () => {
