@@ -6,7 +6,7 @@ import type { Document, DocumentFile, Line, Page, PagePart, Word } from '../docu
 import type { FormatReader } from './formats-thread.js';
 import { detectFormat, formatOfMimeType, type InputFormat } from './formats/registry.js';
 import { loadImagePages, tiffPages } from './image.js';
-import { groupWordsIntoLines } from './lines.js';
+import { groupWordsIntoLines } from './line-grouping.js';
 import { repairConfusables } from './ocr/confusables.js';
 import type { OcrEngine } from './ocr-choice.js';
 import { isIdentity } from '../document/page-frame.js';

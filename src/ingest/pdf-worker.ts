@@ -13,7 +13,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { measuredRunOffsets, sameSharePerCharacter } from './glyph-widths.js';
-import { groupWordsIntoLines } from './lines.js';
+import { groupWordsIntoLines } from './line-grouping.js';
 import { pdfDocumentOptions } from './pdf-options.js';
 import { findOversizedStream } from './pdf-streams.js';
 import { isTextItem, needsOcr, readFieldWords, round2, wordsFromItems } from './pdf-text.js';

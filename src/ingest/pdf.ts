@@ -4,7 +4,7 @@ import { DEFAULT_MAX_PDF_STREAM_MB } from '../config.js';
 import { AppError, badRequest } from '../errors.js';
 import { dataField, type DecodedFile } from './decode.js';
 import type { Line, Word } from '../document/document.js';
-import { unionBox } from './lines.js';
+import { unionBox } from './line-grouping.js';
 import type { PackedEInvoice, PackedInspection, PackedTextPage, PdfFailure, PdfOutcome, PdfTask, PdfTextPage, PdfThreadData, PdfThreadWarmUp } from './pdf-protocol.js';
 import { unpackingPage } from './document-pack.js';
 import { Pacer, runPaced, type PacedWork } from '../util/paced.js';
@@ -52,14 +52,14 @@ const DEFAULT_TASK_TIMEOUT_MS = 120_000;
  * its canvas library only 2-5 MB of it, and loaded for good), which a service
  * reading only photos never needs; starting one costs the first PDF ~0.6-2 s
  * on a busy machine (loading pdf.js is most of it), and its warm-up
- * (warmUpReadings) ~0.2-0.5 s more. None is kept for good (README "Memory").
+ * (warmUpReadings) ~0.2-0.5 s more. None is kept for good (docs/deployment.md, memory).
  */
 const IDLE_WORKER_EXIT_MS = 60_000;
 /**
  * V8's young generation of a pdf.js thread, in MB. With a Worker's default
  * (48) its new space grew to 32 MB and the thread by ~45 MB over 200 one-page
  * invoices; capped here, new space 8 MB and ~24 MB, for the same CPU per PDF
- * (measured side by side; README "Memory").
+ * (measured side by side; docs/deployment.md, memory).
  */
 export const PDF_THREAD_YOUNG_GENERATION_MB = 8;
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Document, Word } from '../../src/document/document.js';
 import { joinLayouts, renderLayoutText, sliceLayout, wordsInSpan } from '../../src/ingest/layout.js';
-import { groupWordsIntoLines } from '../../src/ingest/lines.js';
+import { groupWordsIntoLines } from '../../src/ingest/line-grouping.js';
 
 /** A word 10 units per character wide and 20 high, at (x, y) top-left. */
 function word(text: string, x: number, y: number): Word {

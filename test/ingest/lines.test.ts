@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BBox, Line, Word } from '../../src/document/document.js';
-import { groupWordsIntoLines } from '../../src/ingest/lines.js';
+import { groupWordsIntoLines } from '../../src/ingest/line-grouping.js';
 import { median } from '../../src/util/median.js';
 import { expectLinearGrowth } from '../helpers/growth.js';
 

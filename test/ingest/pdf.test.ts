@@ -5,7 +5,7 @@ import type { DecodedFile } from '../../src/ingest/decode.js';
 import type { BBox, Word } from '../../src/document/document.js';
 import { PDF_THREAD_YOUNG_GENERATION_MB, PdfProcessor, unpackingTextPage, type PdfInspection } from '../../src/ingest/pdf.js';
 import type { PackedTextPage, PdfThreadWarmUp } from '../../src/ingest/pdf-protocol.js';
-import { unionBox } from '../../src/ingest/lines.js';
+import { unionBox } from '../../src/ingest/line-grouping.js';
 import { runSync } from '../../src/util/paced.js';
 import type { GreyRaster } from '../../src/document/raster.js';
 import {

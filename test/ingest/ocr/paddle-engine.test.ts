@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { DEFAULT_PADDLE_MODEL_SET, loadConfig, PADDLE_MODEL_SETS } from '../../../src/config.js';
 import type { Word } from '../../../src/document/document.js';
 import { renderPageText } from '../../../src/ingest/layout.js';
-import { groupWordsIntoLines } from '../../../src/ingest/lines.js';
+import { groupWordsIntoLines } from '../../../src/ingest/line-grouping.js';
 import type { OcrResult } from '../../../src/ingest/ocr/engine.js';
 import { DEFAULT_MAX_DETECTOR_PIXELS, PaddleEngine, type PaddleEngineOptions } from '../../../src/ingest/ocr/paddle/engine.js';
 import { bundledModelFiles, withShippedDetection } from '../../../src/ingest/ocr/paddle/bundled-models.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { alphabetFor, columnClasses, decodeColumns, words, type Alphabet } from '../../../src/ingest/ocr/paddle/ctc.js';
 import { detectBoxes } from '../../../src/ingest/ocr/paddle/detect-boxes.js';
 import { convexHull, minAreaRect, quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from '../../../src/ingest/ocr/paddle/geometry.js';
-import { frameToInput, pageFrame, placeWords, pointToPage, turnPoint, type PageFrame } from '../../../src/ingest/ocr/paddle/page-frame.js';
+import { frameToInput, pageFrame, placeWords, pointToPage, turnPoint, type PageFrame } from '../../../src/ingest/ocr/paddle/upright-words.js';
 import { detectorSize, stripWidth } from '../../../src/ingest/ocr/paddle/read-page.js';
 import { detectorInput } from '../../../src/ingest/ocr/paddle/tensors.js';
 

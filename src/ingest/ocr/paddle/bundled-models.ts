@@ -66,7 +66,7 @@ const TINY_DETECTION: DetectOptions = { ...PPOCRV6_DETECTION, boxThreshold: 0.4 
 const SHIPPED: Record<Exclude<PaddleModelSet, 'ppocrv4'>, ShippedSet> = {
   // The default: the tiny detector finds the lines as well as small's on the dev sets (evidence recall equal) for
   // less than half its CPU; the tiny recogniser reads every line and the small one re-reads those tiny is unsure
-  // of, reading as well as small alone for less CPU on dense pages (README "OCR engines" has the measurements).
+  // of, reading as well as small alone for less CPU on dense pages (docs/ocr.md has the measurements).
   ppocrv6: {
     detector: FILES.tinyDetector,
     recogniser: FILES.smallRecogniser,

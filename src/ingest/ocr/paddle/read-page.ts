@@ -13,7 +13,7 @@ import { detectBoxes, type DetectOptions } from './detect-boxes.js';
 import { quadHeight, quadWidth, readingAngle, turnHalf, turnQuarter, type Point, type Quad } from './geometry.js';
 import { rotateRaster } from '../rotate-raster.js';
 import { minOf } from '../../../util/extremes.js';
-import { dominantDirection, frameToInput, pageFrame, placeWords, quarterOf, turnFor, type PageTurn, type RecognisedLine } from './page-frame.js';
+import { dominantDirection, frameToInput, pageFrame, placeWords, quarterOf, turnFor, type PageTurn, type RecognisedLine } from './upright-words.js';
 import { detectorInput, sampleQuad, writeStrip } from './tensors.js';
 
 /** A model call: input planes and dims in, output values and dims out (an ONNX session in the worker, anything in tests). */
@@ -205,7 +205,7 @@ function batchesOf(order: number[], widths: number[], maxColumns: number): numbe
 /**
  * A line the quick recogniser read with a letter less likely than this (or
  * with no letter at all) is read again by the full recogniser. Chosen on the
- * dev sets (README "The PP-OCR sets", scripts/cascade-study.ts): at 0.97
+ * dev sets (docs/ocr.md, scripts/cascade-study.ts): at 0.97
  * PP-OCRv6 tiny kept lines it had read wrong yet sure ("Susht" for "Sushi",
  * "250" for "2.50") and WildReceipt lost 0.6 points; the line's lowest letter
  * tells such lines apart far better than its mean.

@@ -169,7 +169,7 @@ const IDLE_LINE_WIDTH = 8;
  * scripts/ocr-models/join-models.ts), so that one ONNX Runtime arena serves
  * both: they never run at once, and as two sessions each kept an arena
  * sized by its own largest batch (the service's peak over 20 photos: see
- * README "Memory"). Every name of each part starts with its prefix
+ * docs/deployment.md, memory). Every name of each part starts with its prefix
  * (JOINT_PREFIXES); a run computes both parts, so the idle one is fed a
  * minimal strip.
  */
