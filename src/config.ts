@@ -260,7 +260,8 @@ const HOST = service.text('HOST', { default: '0.0.0.0', emptyIsValue: true, mean
 const API_KEYS = service.list('API_KEYS', { meaning: 'API keys callers may send as `x-api-key`; with neither this nor `API_KEYS_FILE`, a key is generated per run and printed on stderr' });
 const API_KEYS_FILE = service.optionalText('API_KEYS_FILE', { meaning: 'file of API keys, one per line or comma-separated, `#` starting a comment; added to `API_KEYS`' });
 // Handed to pino as written, unchecked, as it always was: the command line never logs with it.
-const LOG_LEVEL = service.text('LOG_LEVEL', { default: 'info', emptyIsValue: true, meaning: 'least severe level logged: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` (JSON lines on stdout, never document content)' });
+// pino's levels: another word was taken here and ended the process inside pino at start
+const LOG_LEVEL = service.choice('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', meaning: 'least severe level logged (JSON lines on stdout, never document content)' });
 const METRICS = service.boolean('METRICS', { default: true, meaning: 'serve Prometheus metrics at `GET /metrics`; `false` removes the route and the counting' });
 const SHUTDOWN_TIMEOUT_MS = service.timerMs('SHUTDOWN_TIMEOUT_MS', { default: 30_000, min: 0, meaning: 'on SIGTERM, how long requests in flight may take to finish before their connections are cut' });
 const EVENT_LOOP_STALL_LIMIT_MS = service.integer('EVENT_LOOP_STALL_LIMIT_MS', { default: 30_000, min: 0, unit: 'ms', meaning: 'a watchdog ends the process when the event loop is blocked this long, so a supervisor restarts it; `0` turns it off' });

@@ -23,6 +23,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATE_ORDER_FALLBACK: 'auto' })).to.throw(ConfigError, /DATE_ORDER_FALLBACK/);
   });
 
+  it('reads LOG_LEVEL as one of pino\'s levels, info when unset or blank, and refuses another word at boot', () => {
+    expect(loadConfig({}).logLevel).to.equal('info');
+    expect(loadConfig({ LOG_LEVEL: '' }).logLevel).to.equal('info');
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).to.equal('debug');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).to.throw(ConfigError, /LOG_LEVEL must be one of "fatal", "error", "warn", "info"/);
+  });
+
   it('reads WARM_UP, the warm-up requests before the service listens: none unless set', () => {
     expect(loadConfig({}).warmUpRequests).to.equal(0);
     expect(loadConfig({ WARM_UP: '8' }).warmUpRequests).to.equal(8);
