@@ -124,6 +124,41 @@ describe('table reader', () => {
     ]);
   });
 
+  describe('a quantity run into the VAT column a space apart, as one printed cell', () => {
+    // each table's first row prints its quantity and its rate half a character apart: one printed cell over two columns; the second a column gap apart
+    it('reads a German table: "20 Stk 19 % VAT (S)" under "Menge" and "Steuer"', async () => {
+      const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, amount: { type: 'number' }, article_number: { type: 'string' } });
+      const document = buildDocument([
+        'Rechnung 4711',
+        at([40, 'Pos'], [70, 'Beschreibung'], [230, 'Nettopreis'], [310, 'Menge'], [370, 'Steuer'], [470, 'Entgelt']),
+        at([46, '1'], [70, 'Trennblätter'], [266, '9,90'], [304, '20 Stk'], [343, '19 % VAT (S)'], [476, '198,00']),
+        at([46, '2'], [70, 'Joghurt'], [266, '5,50'], [304, '50 Stk'], [376, '7 % VAT (S)'], [476, '275,00']),
+        '',
+        at([370, 'Summe netto'], [476, '473,00']),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Trennblätter', quantity: 20, uom: 'Stk', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Joghurt', quantity: 50, uom: 'Stk', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+    });
+
+    it('reads a French table: "20 pce 20 %" under "Qté" and "Taux TVA"', async () => {
+      const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, vat_rate: { type: 'number', description: 'VAT rate in percent' }, amount: { type: 'number' }, gtin: { type: 'string' } });
+      const document = buildDocument([
+        'Facture 2024-117',
+        at([40, 'N°'], [70, 'Désignation'], [220, 'Prix unitaire'], [330, 'Qté'], [380, 'Taux TVA'], [470, 'Montant HT']),
+        at([46, '1'], [70, 'Intercalaires'], [274, '9,90'], [314, '20 pce'], [353, '20 %'], [500, '198,00']),
+        at([46, '2'], [70, 'Yaourt nature'], [274, '5,50'], [314, '50 pce'], [386, '5,5 %'], [500, '275,00']),
+        '',
+        at([380, 'Total HT'], [500, '473,00']),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Intercalaires', quantity: 20, uom: 'pce', unit_price: 9.9, vat_rate: 20, amount: 198, gtin: null },
+        { description: 'Yaourt nature', quantity: 50, uom: 'pce', unit_price: 5.5, vat_rate: 5.5, amount: 275, gtin: null },
+      ]);
+    });
+  });
+
   it('goes on over a page break without a repeated heading, past the next page\'s letterhead, and ends at the totals', async () => {
     const document = buildDocument([
       ['Invoice 2024-17', at([40, 'Description'], [260, 'Qty'], [330, 'Price'], [430, 'Amount']), at([40, 'Cable ties'], [266, '5'], [336, '2.00'], [436, '10.00']), at([40, 'Wall plugs'], [266, '2'], [336, '4.50'], [442, '9.00'])],
