@@ -199,15 +199,15 @@ function textOf(run: Run): string {
   return run.words.map((word) => word.text).join(' ');
 }
 
-/** Words over zones `first` and the next one parted where each part reads as what its column prints, nearest the edge; undefined if nowhere. */
+/** Words over zones `first` and the next one parted where each part reads as what its column prints, nearest the edge between them; undefined if nowhere. */
 function resplit(words: readonly RuleWord[], first: number, columns: readonly Column[], edges: readonly number[]): Run[] | undefined {
   if (words.length < 2 || first + 1 >= columns.length || readNumberCell(words.map((word) => word.text).join(' '))) return undefined;
   const edge = edges[first]!;
   let best: { parts: Run[]; distance: number } | undefined;
   for (let at = 1; at < words.length; at++) {
-    const left = runOf(words.slice(0, at), edges);
-    const right = runOf(words.slice(at), edges);
-    if (left.zone !== first || right.zone !== first + 1) continue;
+    // the parts go to the two columns whatever their middles (a scan's right-aligned quantity and left-aligned rate meet anywhere)
+    const left = { ...runOf(words.slice(0, at), edges), zone: first };
+    const right = { ...runOf(words.slice(at), edges), zone: first + 1 };
     if (printsAs(columns[first]!, textOf(left)) !== true || printsAs(columns[first + 1]!, textOf(right)) !== true) continue;
     const distance = Math.abs((words[at - 1]!.x1 + words[at]!.x0) / 2 - edge);
     if (!best || distance < best.distance) best = { parts: [left, right], distance };
