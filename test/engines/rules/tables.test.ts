@@ -159,6 +159,42 @@ describe('table reader', () => {
     });
   });
 
+  describe('a quantity run into a column of codes, read where the row\'s product confirms it', () => {
+    // the first row's quantity runs, a space apart, into the tax code printed after it: the whole lands under the codes
+    const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, amount: { type: 'number' }, article_number: { type: 'string' } });
+    const table = (heading: string[], rows: Array<[string, string, string, string, string]>): LineSpec[] => [
+      at([40, heading[0]!], [70, heading[1]!], [230, heading[2]!], [310, heading[3]!], [370, heading[4]!], [490, heading[5]!]),
+      ...rows.map(([pos, name, price, quantityAndCode, amount], k) =>
+        k === 0 ? at([46, pos], [70, name], [266, price], [304, quantityAndCode], [496, amount]) : at([46, pos], [70, name], [266, price], [304, quantityAndCode.split(' ').slice(0, 2).join(' ')], [376, quantityAndCode.split(' ').slice(2).join(' ')], [496, amount]),
+      ),
+    ];
+
+    it('reads an English table: "20 pcs Standard rated" under "Qty" and "Tax code"', async () => {
+      const document = buildDocument([
+        'Invoice 4711',
+        ...table(['No.', 'Description', 'Unit price', 'Qty', 'Tax code', 'Amount'], [['1', 'Dividers', '9.90', '20 pcs Standard rated', '198.00'], ['2', 'Yoghurt', '5.50', '50 pcs Reduced rate', '275.00']]),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Dividers', quantity: 20, uom: 'pcs', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Yoghurt', quantity: 50, uom: 'pcs', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+    });
+
+    it('reads a German table: "20 Stk Normalsatz S" under "Menge" and "Kennz.", and takes no figure the product does not confirm', async () => {
+      const document = buildDocument([
+        'Rechnung 4711',
+        ...table(['Pos', 'Beschreibung', 'Nettopreis', 'Menge', 'Kennz.', 'Entgelt'], [['1', 'Trennblätter', '9,90', '20 Stk Normalsatz S', '198,00'], ['2', 'Joghurt', '5,50', '50 Stk ermäßigt E', '275,00']]),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Trennblätter', quantity: 20, uom: 'Stk', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Joghurt', quantity: 50, uom: 'Stk', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+      // 20 x 9,90 is not 190,00: the quantity stays unread, the printed amount as printed
+      const differs = buildDocument(['Rechnung 4711', ...table(['Pos', 'Beschreibung', 'Nettopreis', 'Menge', 'Kennz.', 'Entgelt'], [['1', 'Trennblätter', '9,90', '20 Stk Normalsatz S', '190,00']])]);
+      expect(await items(differs, schema)).to.deep.equal([{ description: 'Trennblätter', quantity: null, uom: null, unit_price: 9.9, amount: 190, article_number: null }]);
+    });
+  });
+
   it('goes on over a page break without a repeated heading, past the next page\'s letterhead, and ends at the totals', async () => {
     const document = buildDocument([
       ['Invoice 2024-17', at([40, 'Description'], [260, 'Qty'], [330, 'Price'], [430, 'Amount']), at([40, 'Cable ties'], [266, '5'], [336, '2.00'], [436, '10.00']), at([40, 'Wall plugs'], [266, '2'], [336, '4.50'], [442, '9.00'])],
