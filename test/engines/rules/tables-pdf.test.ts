@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { DecodedFile } from '../../../src/ingest/decode.js';
 import { runExtraction, type ExtractionOutcome, type PipelineDeps } from '../../../src/pipeline.js';
 import type { JsonSchema } from '../../../src/schema/schema.js';
-import { GERMAN_INVOICE_ITEMS, makeGermanInvoicePdf, makeStatementPdf, scannedCopy, STATEMENT_TRANSACTIONS } from '../../fixtures/table-pdfs.js';
+import { GERMAN_INVOICE_ITEMS, makeGermanInvoicePdf, makeRunTogetherPdf, makeStatementPdf, RUN_TOGETHER_ITEMS, scannedCopy, STATEMENT_TRANSACTIONS } from '../../fixtures/table-pdfs.js';
 import { content, sharedServices } from '../../helpers/test-server.js';
 
 const invoiceSchema: JsonSchema = {
@@ -89,6 +89,18 @@ describe('rules engine: tables of real documents, printed and scanned', function
     expect(outcome.result['items']).to.deep.equal(invoiceItems);
     expect(outcome.evidence!.evidence['/items/5/amount']).to.include({ page: 1, source: 'ocr' });
   });
+
+  for (const language of ['de', 'fr'] as const) {
+    it(`reads quantities printed a space before the VAT, as one text, in a ${language} invoice: printed and scanned`, async () => {
+      const pdf = await makeRunTogetherPdf(language);
+      const printed = await extract(services, pdf, invoiceSchema);
+      expect(printed.stats.textLayerPages).to.equal(1);
+      expect(printed.result['items']).to.deep.equal(RUN_TOGETHER_ITEMS[language].map((item) => ({ ...item, article_number: null })));
+      const ocr = await extract(services, await scanned(services, pdf, 1), invoiceSchema);
+      expect(ocr.stats.ocrPages).to.equal(1);
+      expect(ocr.result['items']).to.deep.equal(RUN_TOGETHER_ITEMS[language].map((item) => ({ ...item, article_number: null })));
+    });
+  }
 
   it('reads a bank statement: dates in ISO form, a debit or a credit per row (null where the row leaves it empty), a reference line kept out', async () => {
     const outcome = await extract(services, statement, statementSchema);

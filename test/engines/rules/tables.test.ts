@@ -124,6 +124,77 @@ describe('table reader', () => {
     ]);
   });
 
+  describe('a quantity run into the VAT column a space apart, as one printed cell', () => {
+    // each table's first row prints its quantity and its rate half a character apart: one printed cell over two columns; the second a column gap apart
+    it('reads a German table: "20 Stk 19 % VAT (S)" under "Menge" and "Steuer"', async () => {
+      const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, amount: { type: 'number' }, article_number: { type: 'string' } });
+      const document = buildDocument([
+        'Rechnung 4711',
+        at([40, 'Pos'], [70, 'Beschreibung'], [230, 'Nettopreis'], [310, 'Menge'], [370, 'Steuer'], [470, 'Entgelt']),
+        at([46, '1'], [70, 'Trennblätter'], [266, '9,90'], [304, '20 Stk'], [343, '19 % VAT (S)'], [476, '198,00']),
+        at([46, '2'], [70, 'Joghurt'], [266, '5,50'], [304, '50 Stk'], [376, '7 % VAT (S)'], [476, '275,00']),
+        '',
+        at([370, 'Summe netto'], [476, '473,00']),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Trennblätter', quantity: 20, uom: 'Stk', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Joghurt', quantity: 50, uom: 'Stk', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+    });
+
+    it('reads a French table: "20 pce 20 %" under "Qté" and "Taux TVA"', async () => {
+      const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, vat_rate: { type: 'number', description: 'VAT rate in percent' }, amount: { type: 'number' }, gtin: { type: 'string' } });
+      const document = buildDocument([
+        'Facture 2024-117',
+        at([40, 'N°'], [70, 'Désignation'], [220, 'Prix unitaire'], [330, 'Qté'], [380, 'Taux TVA'], [470, 'Montant HT']),
+        at([46, '1'], [70, 'Intercalaires'], [274, '9,90'], [314, '20 pce'], [353, '20 %'], [500, '198,00']),
+        at([46, '2'], [70, 'Yaourt nature'], [274, '5,50'], [314, '50 pce'], [386, '5,5 %'], [500, '275,00']),
+        '',
+        at([380, 'Total HT'], [500, '473,00']),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Intercalaires', quantity: 20, uom: 'pce', unit_price: 9.9, vat_rate: 20, amount: 198, gtin: null },
+        { description: 'Yaourt nature', quantity: 50, uom: 'pce', unit_price: 5.5, vat_rate: 5.5, amount: 275, gtin: null },
+      ]);
+    });
+  });
+
+  describe('a quantity run into a column of codes, read where the row\'s product confirms it', () => {
+    // the first row's quantity runs, a space apart, into the tax code printed after it: the whole lands under the codes
+    const schema = listOf({ description: { type: 'string' }, quantity: { type: 'number' }, uom: { type: 'string', description: 'Unit of measure' }, unit_price: { type: 'number' }, amount: { type: 'number' }, article_number: { type: 'string' } });
+    const table = (heading: string[], rows: Array<[string, string, string, string, string]>): LineSpec[] => [
+      at([40, heading[0]!], [70, heading[1]!], [230, heading[2]!], [310, heading[3]!], [370, heading[4]!], [490, heading[5]!]),
+      ...rows.map(([pos, name, price, quantityAndCode, amount], k) =>
+        k === 0 ? at([46, pos], [70, name], [266, price], [304, quantityAndCode], [496, amount]) : at([46, pos], [70, name], [266, price], [304, quantityAndCode.split(' ').slice(0, 2).join(' ')], [376, quantityAndCode.split(' ').slice(2).join(' ')], [496, amount]),
+      ),
+    ];
+
+    it('reads an English table: "20 pcs Standard rated" under "Qty" and "Tax code"', async () => {
+      const document = buildDocument([
+        'Invoice 4711',
+        ...table(['No.', 'Description', 'Unit price', 'Qty', 'Tax code', 'Amount'], [['1', 'Dividers', '9.90', '20 pcs Standard rated', '198.00'], ['2', 'Yoghurt', '5.50', '50 pcs Reduced rate', '275.00']]),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Dividers', quantity: 20, uom: 'pcs', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Yoghurt', quantity: 50, uom: 'pcs', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+    });
+
+    it('reads a German table: "20 Stk Normalsatz S" under "Menge" and "Kennz.", and takes no figure the product does not confirm', async () => {
+      const document = buildDocument([
+        'Rechnung 4711',
+        ...table(['Pos', 'Beschreibung', 'Nettopreis', 'Menge', 'Kennz.', 'Entgelt'], [['1', 'Trennblätter', '9,90', '20 Stk Normalsatz S', '198,00'], ['2', 'Joghurt', '5,50', '50 Stk ermäßigt E', '275,00']]),
+      ]);
+      expect(await items(document, schema)).to.deep.equal([
+        { description: 'Trennblätter', quantity: 20, uom: 'Stk', unit_price: 9.9, amount: 198, article_number: null },
+        { description: 'Joghurt', quantity: 50, uom: 'Stk', unit_price: 5.5, amount: 275, article_number: null },
+      ]);
+      // 20 x 9,90 is not 190,00: the quantity stays unread, the printed amount as printed
+      const differs = buildDocument(['Rechnung 4711', ...table(['Pos', 'Beschreibung', 'Nettopreis', 'Menge', 'Kennz.', 'Entgelt'], [['1', 'Trennblätter', '9,90', '20 Stk Normalsatz S', '190,00']])]);
+      expect(await items(differs, schema)).to.deep.equal([{ description: 'Trennblätter', quantity: null, uom: null, unit_price: 9.9, amount: 190, article_number: null }]);
+    });
+  });
+
   it('goes on over a page break without a repeated heading, past the next page\'s letterhead, and ends at the totals', async () => {
     const document = buildDocument([
       ['Invoice 2024-17', at([40, 'Description'], [260, 'Qty'], [330, 'Price'], [430, 'Amount']), at([40, 'Cable ties'], [266, '5'], [336, '2.00'], [436, '10.00']), at([40, 'Wall plugs'], [266, '2'], [336, '4.50'], [442, '9.00'])],

@@ -4,16 +4,19 @@
  * document prints below them. They choose between readings the page allows
  * (which of the figures printed in a price column is the net price, whether
  * trailing rows without quantity or price are lines or the document's own
- * allowances and charges) and set how sure each cell is; a printed value is
+ * allowances and charges, which figure of a cell a missing quantity ran
+ * into is the quantity) and set how sure each cell is; a printed value is
  * never changed to make a sum work.
  */
+import type { WordRef } from '../../../document/document.js';
 import type { RuleLine } from '../core/lines.js';
 import { findNumbers } from '../core/parsers.js';
 import { summaryFacet, type Row } from './body.js';
 import { figureOf } from './row-layout.js';
 import { isNumeric, type ItemField } from './item-fields.js';
 import { maxOf } from '../../../util/extremes.js';
-import type { Binding, TableHeader } from './heading.js';
+import type { Binding, Column, TableHeader } from './heading.js';
+import { readCell, readNumberCell } from './cells.js';
 import type { CellValue, ReadRow } from './rows.js';
 
 export type Fit = 'agrees' | 'differs' | 'unchecked';
@@ -69,6 +72,62 @@ function fitRow(read: ReadRow, roles: Roles): Fit {
 function swapped(cell: CellValue, chosen: CellValue['alternatives'][number]): CellValue {
   const others = [{ value: cell.value, number: cell.number!, words: cell.words }, ...cell.alternatives.filter((alternative) => alternative !== chosen)];
   return { value: chosen.value, number: chosen.number, words: chosen.words, score: cell.score, alternatives: others };
+}
+
+/**
+ * A quantity, price or amount whose column the row leaves empty on its
+ * anchor line while the other two are read, found in the cell printed next
+ * to that column: a neighbour (not the name) that is no figure as a whole
+ * because the missing one ran into it ("20 Stk Standard rated" read under
+ * "Tax code", "Qty" left empty). The figure at the neighbour's near end is
+ * taken, with its unit, when it alone makes quantity times price the amount.
+ * Nothing is taken where the column prints something, legible or not.
+ */
+function fillRunInto(read: ReadRow, roles: Roles, fields: readonly ItemField[], bindings: readonly Binding[], columns: readonly Column[]): void {
+  const { quantity, price, amount } = roles;
+  if (!quantity || !price || !amount) return;
+  const numbers = { quantity: read.values.get(quantity)?.number, price: read.values.get(price)?.number, amount: read.values.get(amount)?.number };
+  const missing = (['quantity', 'price', 'amount'] as const).filter((role) => numbers[role] === undefined);
+  if (missing.length !== 1) return;
+  const role = missing[0]!;
+  const field = roles[role]!;
+  const binding = bindings.find((b) => b.field === field && b.stack < 0);
+  if (!binding) return;
+  const line = read.row.lines[read.row.anchor]!;
+  if (line.cells[binding.column]) return;
+  const fits = (value: number): boolean => {
+    const q = role === 'quantity' ? value : numbers.quantity!;
+    const p = role === 'price' ? value : numbers.price!;
+    const n = role === 'amount' ? value : numbers.amount!;
+    // a zero proves nothing (0 x anything = 0)
+    return q !== 0 && p !== 0 && Math.abs(n) >= 0.01 && near(q * p, n);
+  };
+  const found: Array<{ value: number; text: string; words: WordRef[]; unit: string | undefined }> = [];
+  for (const side of [-1, 1] as const) {
+    const at = binding.column + side;
+    const cell = line.cells[at];
+    const column = columns[at];
+    if (!cell || !column || figureOf(cell)) continue;
+    // a neighbour of figures or codes ("Steuer", "Tax code"), not the name nor any text a property is read from
+    if (column.reading.facet === 'item-name' || bindings.some((b) => b.column === at && !isNumeric(b.field))) continue;
+    const tokens = cell.text.split(' ');
+    if (tokens.length !== cell.words.length || tokens.length < 2) continue;
+    for (const size of [2, 1]) {
+      if (size >= tokens.length) continue;
+      const from = side > 0 ? 0 : tokens.length - size;
+      const text = tokens.slice(from, from + size).join(' ');
+      const figure = readNumberCell(text);
+      if (figure && fits(figure.value)) found.push({ value: figure.value, text, words: cell.words.slice(from, from + size), unit: figure.unit });
+    }
+  }
+  const values = new Set(found.map((candidate) => candidate.value));
+  if (values.size !== 1) return;
+  const chosen = found[0]!;
+  const value = readCell(chosen.text, field, { dayFirst: true });
+  if (value === null) return;
+  read.values.set(field, { value, number: chosen.value, words: chosen.words, score: binding.score * 0.8, alternatives: [] });
+  const unit = role === 'quantity' && chosen.unit !== undefined ? fields.find((f) => f.facet === 'unit' && !read.values.has(f) && !bindings.some((b) => b.field === f)) : undefined;
+  if (unit) read.values.set(unit, { value: chosen.unit, number: undefined, words: chosen.words.slice(-1), score: 0.7, alternatives: [] });
 }
 
 /** How many lines below a table its totals may be printed. */
@@ -144,7 +203,8 @@ function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
 }
 
 /**
- * Rows checked: each row's product, then the table's sum. When the sum of
+ * Rows checked: a figure run into the next column read where the product
+ * confirms it (fillRunInto), each row's product, then the table's sum. When the sum of
  * all rows is printed nowhere below them (or only as a total other than the
  * sum of the lines) but the sum of the rows before some trailing ones is
  * (as the sum of the lines, when the whole sum is printed too), and each of
@@ -152,8 +212,9 @@ function printedRoles(read: ReadRow, roles: Roles): Set<ItemField> {
  * no price), they are the document's allowances, charges or totals printed
  * under the lines, not lines.
  */
-export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], bindings: readonly Binding[], lines: readonly RuleLine[]): Checked {
+export function checkRows(rows: readonly ReadRow[], fields: readonly ItemField[], bindings: readonly Binding[], lines: readonly RuleLine[], columns: readonly Column[] = []): Checked {
   const roles = rolesOf(fields, bindings);
+  for (const read of rows) fillRunInto(read, roles, fields, bindings, columns);
   if (!roles.amount) return { rows: [...rows], fits: rows.map((read) => fitRow(read, roles)), sumConfirmed: false };
   let kept = withoutRunningTotals(rows, roles);
   const fits = kept.map((read) => fitRow(read, roles));

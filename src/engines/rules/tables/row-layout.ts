@@ -3,14 +3,18 @@
  * column whose zone holds it (zones meet halfway between the headings), a
  * printed cell spanning two zones is split where the gap between its words
  * lies on the zone's edge ("1 Toolbox 0815 Stahlcoil" under "Pos",
- * "Art-Nr", "Beschreibung"), text turned on its side in the margin and
- * stray specks beside the table are left out.
+ * "Art-Nr", "Beschreibung"), or, where two columns of figures run together
+ * a space apart, at the word boundary nearest the edge that leaves each
+ * column what it prints ("20 Stk 19 % VAT" under "Menge", "Steuer"); text
+ * turned on its side in the margin and stray specks beside the table are
+ * left out.
  */
 import type { WordRef } from '../../../document/document.js';
 import type { RuleLine, RuleWord } from '../core/lines.js';
 import { maxOf, minOf } from '../../../util/extremes.js';
 import { readNumberCell, type NumberCell } from './cells.js';
 import { lineHeight, type Column } from './heading.js';
+import { VALUE_FACETS } from './item-fields.js';
 
 export interface ColumnCell {
   text: string;
@@ -103,7 +107,7 @@ export function placeLine(line: RuleLine, position: number, columns: readonly Co
     // a note across the table: one printed cell over three columns' middles (a row's cells are cut at the zones' edges)
     const crossed = columns.filter((column) => x0 < (column.x0 + column.x1) / 2 + shift && x1 > (column.x0 + column.x1) / 2 + shift).length;
     if (crossed >= 3 && !readNumberCell(cell.text)) spanning = true;
-    const runs = runsByZone(upright, edges, line.charWidth);
+    const runs = splitRunTogether(runsByZone(upright, edges, line.charWidth), columns, edges);
     for (const run of runs) {
       const text = run.words.map((word) => word.text).join(' ');
       const cut = runs.length > 1 && !readNumberCell(text);
@@ -151,6 +155,64 @@ function runsByZone(words: readonly RuleWord[], edges: readonly number[], charWi
   }
   runs.push(runOf(current, edges));
   return runs;
+}
+
+/** A rate as a tax column prints it: "19 %", "7,0", "19 % VAT (S)". */
+const RATE = /^\d{1,2}(?:[.,]\d{1,3})?\s?%(?:\s|$)/u;
+
+/** Whether a text reads as what a column of figures prints: a rate or a figure in a tax column ("Steuer", "MwSt"), a figure (with its unit or currency) in the others; undefined for a column of no figures. */
+function printsAs(column: Column, text: string): boolean | undefined {
+  const facet = column.reading.facet;
+  if (facet === undefined || !VALUE_FACETS.has(facet)) return undefined;
+  const figure = readNumberCell(text);
+  if (facet === 'tax-rate' || facet === 'line-vat') return RATE.test(text) || figure !== undefined;
+  return figure !== undefined;
+}
+
+/**
+ * Runs over two neighbouring columns of figures whose words, a space apart,
+ * ran together ("20 Stk 19 % VAT (S)" under "Menge" and "Steuer"): one run
+ * across the edge, or two cut at a gap that is not the columns' own ("20
+ * Stk 19" and "% VAT (S)"). When that is no figure as a whole and a column
+ * is left without what it prints, the words part at the boundary nearest
+ * the edge where each part reads as what its column prints (a quantity with
+ * its unit, a rate); anything else stays as printed.
+ */
+function splitRunTogether(runs: Run[], columns: readonly Column[], edges: readonly number[]): Run[] {
+  const out: Run[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    const next = runs[i + 1];
+    const misread =
+      next !== undefined && next.zone === run.zone + 1 && [printsAs(columns[run.zone]!, textOf(run)), printsAs(columns[next.zone]!, textOf(next))].includes(false);
+    const across = !misread && zoneOf(run.x0, edges) + 1 === zoneOf(run.x1, edges);
+    const parts = misread ? resplit([...run.words, ...next!.words], run.zone, columns, edges) : across ? resplit(run.words, zoneOf(run.x0, edges), columns, edges) : undefined;
+    if (parts) {
+      out.push(...parts);
+      if (misread) i++;
+    } else out.push(run);
+  }
+  return out;
+}
+
+function textOf(run: Run): string {
+  return run.words.map((word) => word.text).join(' ');
+}
+
+/** Words over zones `first` and the next one parted where each part reads as what its column prints, nearest the edge between them; undefined if nowhere. */
+function resplit(words: readonly RuleWord[], first: number, columns: readonly Column[], edges: readonly number[]): Run[] | undefined {
+  if (words.length < 2 || first + 1 >= columns.length || readNumberCell(words.map((word) => word.text).join(' '))) return undefined;
+  const edge = edges[first]!;
+  let best: { parts: Run[]; distance: number } | undefined;
+  for (let at = 1; at < words.length; at++) {
+    // the parts go to the two columns whatever their middles (a scan's right-aligned quantity and left-aligned rate meet anywhere)
+    const left = { ...runOf(words.slice(0, at), edges), zone: first };
+    const right = { ...runOf(words.slice(at), edges), zone: first + 1 };
+    if (printsAs(columns[first]!, textOf(left)) !== true || printsAs(columns[first + 1]!, textOf(right)) !== true) continue;
+    const distance = Math.abs((words[at - 1]!.x1 + words[at]!.x0) / 2 - edge);
+    if (!best || distance < best.distance) best = { parts: [left, right], distance };
+  }
+  return best?.parts;
 }
 
 function runOf(words: RuleWord[], edges: readonly number[]): Run {

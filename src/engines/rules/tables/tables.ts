@@ -45,7 +45,7 @@ export function extractTable(itemView: SchemaView, root: JsonSchema, lines: read
     // the line's amount found by the sums makes the rows anew: it is the figure each row prints once
     if (added.some((binding) => binding.role === 'amount')) body = readBody({ lines, header: bound, fields, stops, limit });
     const read = body.rows.map((row) => readRow(row, bound, fields, context));
-    const checked = checkRows(read, fields, bound.bindings, lines);
+    const checked = checkRows(read, fields, bound.bindings, lines, bound.columns);
     if (!headed && !checked.sumConfirmed) return;
     checked.rows.forEach((row, k) => addItem(row, fields, checked.fits[k]!, checked.sumConfirmed, items, provenance));
   });
