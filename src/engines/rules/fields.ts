@@ -10,7 +10,7 @@ import { findEnumMention } from './core/enums.js';
 import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
-import { labelledParty, partyRole, recipientByLayout, sellerByReference, senderReference } from './receipts/parties.js';
+import { footerSender, labelledParty, partyRole, recipientBlock, recipientByLayout, sameName, sellerByReference, senderReference } from './receipts/parties.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
 import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
 import { kindFor, type ValueKind } from './core/kinds.js';
@@ -50,7 +50,7 @@ function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, contex
     // a party by its role's label in any language, then (a buyer) by the layout of a letter
     const labelled = labelledParty(hints, context.lines);
     if (labelled) return { ...labelled, role: 'business-name' };
-    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines));
+    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines, context.languages));
   }
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
@@ -124,18 +124,20 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       return firstValue(kind, lines, context.dayFirst);
     case 'phone':
       return text(firstUnlabelledPhone(lines));
-    case 'business-name': {
+    case 'business-name':
       if (context.inBlock) return blockName(lines);
-      const reference = sellerByReference(lines);
-      if (reference) return reference;
-      const name = findBusinessName(lines, hints.negatives, hints.description);
-      // the value with its legal form spelled right, the words as printed
-      return name ? { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition } : null;
-    }
+      return issuerByLayout(lines, context.languages, hints.negatives, hints.description)?.name ?? null;
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;
     case 'address': {
       if (context.inBlock) return blockAddress(lines);
+      // the buyer's address is the recipient's block, not the letterhead's
+      if (partyRole(hints) === 'buyer') {
+        const recipient = recipientBlock(lines, context.languages, sellerName(lines, context.languages));
+        return recipient ? blockAddress(recipient.lines) : null;
+      }
+      const issuer = issuerByLayout(lines, context.languages);
+      if (issuer?.address) return issuer.address;
       const address = findHeaderAddress(lines, findBusinessName(lines));
       return address ? readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score) : null;
     }
@@ -156,9 +158,35 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
   return null;
 }
 
-/** The sender's name as the recipient's block must not be: its sender reference or its header name. */
-function sellerName(lines: readonly RuleLine[]): string | undefined {
-  return senderReference(lines)?.name ?? findBusinessName(lines)?.text;
+/** The sender's name as the recipient's block must not be: its sender reference, its header name or its footer's imprint. */
+function sellerName(lines: readonly RuleLine[], languages: ReadingLanguages): string | undefined {
+  return senderReference(lines)?.name ?? (issuerByLayout(lines, languages)?.name.value as string | undefined);
+}
+
+/** The issuer found by layout, and its address when it was read with it (the footer's imprint); otherwise the header's address is the issuer's. */
+export interface Issuer {
+  name: Reading;
+  address: Reading | null;
+}
+
+/**
+ * The issuer without a label: the sender reference over a letter's window,
+ * else the name at the top of the first page, unless the top names only the
+ * recipient (its name is the recipient's block once the footer's imprint is
+ * taken as the sender) or nothing: then the imprint at the foot of the page.
+ */
+export function issuerByLayout(lines: readonly RuleLine[], languages: ReadingLanguages, negatives: readonly string[] = [], description = ''): Issuer | null {
+  const reference = sellerByReference(lines);
+  if (reference) return { name: reference, address: null };
+  const name = findBusinessName(lines, negatives, description);
+  const foot = footerSender(lines);
+  if (foot) {
+    const footName = String(foot.name.value);
+    const recipient = name && !sameName(name.text, footName) ? recipientBlock(lines, languages, footName) : null;
+    if (!name || (recipient && sameName(String(recipient.name.value), name.text))) return { name: foot.name, address: foot.address };
+  }
+  // the value with its legal form spelled right, the words as printed
+  return name ? { name: { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition }, address: null } : null;
 }
 
 /** Under "Bill to:" the name comes first, before the address and contact lines. */

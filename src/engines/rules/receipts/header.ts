@@ -12,6 +12,8 @@ import { addressEvidence, addressSureness, collectAddress, PRICE } from './addre
 import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';
 import { mainText, type RuleLine } from '../core/lines.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
+import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { tokenize } from '../../../meaning/words.js';
 
 const HEADER_LINES = 12;
 
@@ -61,6 +63,18 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
  * in its own cell beside the name on the same line, is not part of the name.
  */
 const DOCUMENT_TITLE = /^(?:tax\s+|sales\s+|cash\s+|official\s+)?(?:invoice|receipt|bill|quotation|quote|statement|credit\s+note|delivery\s+note|pro[\s-]?forma(?:\s+invoice)?)$/i;
+/** The titles of invoices and credit notes in every language of the tables ("Rechnung", "Facture", "Nota de crédito"), as folded words. */
+const TABLE_TITLES = new Set(LANGUAGES.flatMap((language) => language.titles).map(foldedWords));
+
+function foldedWords(text: string): string {
+  return tokenize(text).map((token) => token.norm).join(' ');
+}
+
+/** A document's title alone: "INVOICE", "Tax Invoice", "RECHNUNG", "Factura". */
+export function isDocumentTitle(text: string): boolean {
+  const trimmed = text.trim();
+  return DOCUMENT_TITLE.test(trimmed) || TABLE_TITLES.has(foldedWords(trimmed));
+}
 
 /**
  * A header line's name: its main text without a document title cell,
@@ -69,7 +83,7 @@ const DOCUMENT_TITLE = /^(?:tax\s+|sales\s+|cash\s+|official\s+)?(?:invoice|rece
  */
 function nameText(line: RuleLine): string {
   const labelled = line.cells.findIndex((cell, index) => index > 0 && LABELLED_FIELD.test(cell.text.trim()));
-  const cells = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !DOCUMENT_TITLE.test(cell.text.trim()));
+  const cells = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !isDocumentTitle(cell.text));
   const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
   return stripRegistration(mainText(untitled));
 }
@@ -120,7 +134,7 @@ function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: 
   if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;
   if (!line.tokens.some((t) => /^\p{L}{3,}$/u.test(t.norm))) return 0;
   const junk = visible.filter((c) => !NAME_CHARACTERS.test(c)).length;
-  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text)) return 0;
+  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text) || isDocumentTitle(text)) return 0;
   const words = line.tokens.map((t) => t.norm);
   if (words.some((w) => negatives.includes(w))) return 0;
   const titleShare = words.filter((w) => TITLE_WORDS.has(w)).length / words.length;

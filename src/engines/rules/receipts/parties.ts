@@ -209,6 +209,12 @@ const TOP_SHARE = 0.5;
 /** Lines a name may stand above the first line of its address ("Hôtel Saint Denis / Stéphanie Hoarau / 42 rue du stade"). */
 const NAME_TO_ADDRESS = 2;
 
+/** A party read from the layout: its name, and the lines of its block in its column (the name's first, then its address). */
+export interface PartyBlock {
+  name: Reading;
+  lines: RuleLine[];
+}
+
 /**
  * The recipient of a letter-style invoice, without a label: after a
  * salutation alone on its line ("Herrn" / "Max Mustermann") or opening it
@@ -217,6 +223,11 @@ const NAME_TO_ADDRESS = 2;
  * delivery heading.
  */
 export function recipientByLayout(lines: readonly RuleLine[], languages: ReadingLanguages, sender: string | undefined): Reading | null {
+  return recipientBlock(lines, languages, sender)?.name ?? null;
+}
+
+/** The recipient's block by layout (see recipientByLayout): its name and the lines under it in its column. */
+export function recipientBlock(lines: readonly RuleLine[], languages: ReadingLanguages, sender: string | undefined): PartyBlock | null {
   const top = topOfFirstPage(lines);
   for (const [index, line] of top.entries()) {
     const column = firstColumn(line);
@@ -224,7 +235,9 @@ export function recipientByLayout(lines: readonly RuleLine[], languages: Reading
     const rest = withoutSalutation(column.text);
     const named = rest !== '' ? column : top[index + 1] && sameColumn(column, firstColumn(top[index + 1]!)) ? firstColumn(top[index + 1]!) : undefined;
     const text = named === column ? rest : named?.text.trim();
-    if (named && text && isNameText(text) && addressEvidence(named) < 1) return { ...readingSpelled(text, text, [named]), score: LAYOUT_SCORE };
+    if (named && text && isNameText(text) && addressEvidence(named) < 1) {
+      return { name: { ...readingSpelled(text, text, [named]), score: LAYOUT_SCORE }, lines: [named, ...columnBelow(top, named)] };
+    }
   }
   const delivery = phraseLabels('delivery address', languages);
   for (const block of addressBlocks(top)) {
@@ -232,9 +245,39 @@ export function recipientByLayout(lines: readonly RuleLine[], languages: Reading
     if (sender && sameName(text, sender)) continue;
     if (block.heading && delivery.some((label) => (matchPhrase(block.heading!.tokens, label)?.score ?? 0) >= 0.9)) continue;
     if (block.heading && isKeyValue(block.heading)) continue;
-    return { ...readingSpelled(text, text, [block.name]), score: LAYOUT_SCORE };
+    return { name: { ...readingSpelled(text, text, [block.name]), score: LAYOUT_SCORE }, lines: [block.name, ...columnBelow(top, block.name)] };
   }
   return null;
+}
+
+/** Lines a party's block holds below its name. */
+const COLUMN_LINES = 6;
+
+/**
+ * The lines below `first` in its column, down to a blank line's worth of
+ * space: the cells that start where it starts, whatever other columns print
+ * between them (a letter's window beside the invoice's fields).
+ */
+export function columnBelow(lines: readonly RuleLine[], first: RuleLine): RuleLine[] {
+  const below: RuleLine[] = [];
+  let previous = first;
+  const start = lines.findIndex((line) => line.index === first.index);
+  for (let i = start + 1; i >= 1 && i < lines.length && below.length < COLUMN_LINES; i++) {
+    const line = lines[i]!;
+    if (line.page !== first.page) break;
+    const cell = line.cells.find((candidate) => Math.abs(candidate.x0 - (first.words[0]?.x0 ?? 0)) <= 3 * Math.max(line.charWidth, first.charWidth));
+    if (!cell) {
+      // a line that crosses the column (a title, a table) ends the block
+      if (line.cells.some((other) => other.x0 < (first.words[0]?.x0 ?? 0) && other.x1 > (first.words[0]?.x0 ?? 0))) break;
+      continue;
+    }
+    if (line.y0 - previous.y1 > BLOCK_GAP * lineHeight(previous)) break;
+    const part = sliceLine(line, cell.x0, cell.x1 + 1);
+    if (!part) continue;
+    below.push(part);
+    previous = part;
+  }
+  return below;
 }
 
 interface AddressBlock {
@@ -336,3 +379,54 @@ export function sellerByReference(lines: readonly RuleLine[]): Reading | null {
   }
   return { ...readingSpelled(reference.name, reference.name, [reference.line]), score: LAYOUT_SCORE };
 }
+
+// ---------------------------------------------------------------------------
+// The footer's imprint
+
+/** Share of the first page's height, from its foot, where a footer's small print stands. */
+const FOOT_SHARE = 0.2;
+/** Blank space, in line heights, that sets a footer apart from the body above it. */
+const FOOT_GAP = 2;
+/** Parts of a reference line that make its address: street, town, perhaps a country. */
+const ADDRESS_PARTS = 3;
+
+/**
+ * The issuer as the foot of the first page prints it, set apart from the
+ * body: a reference line ("Weberei Lindner e.K. · Lindenallee 27 · 50668
+ * Köln · Tel. …"), or a column of small print headed by a name with its
+ * address under it ("Nordlicht Medien GmbH" / "Kundenweg 8" / "10115
+ * Berlin"). Its name, and its address lines (or the reference line).
+ */
+export function footerSender(lines: readonly RuleLine[]): (PartyBlock & { address: Reading | null }) | null {
+  const page = lines.filter((line) => line.page === lines[0]?.page);
+  if (page.length < 6) return null;
+  const top = Math.min(...page.map((line) => line.y0));
+  const bottom = Math.max(...page.map((line) => line.y1));
+  const limit = bottom - FOOT_SHARE * (bottom - top);
+  const first = page.findIndex((line, i) => i > 0 && line.y0 >= limit && line.y0 - page[i - 1]!.y1 >= FOOT_GAP * lineHeight(page[i - 1]!));
+  if (first < 0) return null;
+  const foot = page.slice(first);
+  for (const line of foot) {
+    if (isSenderReference(line)) {
+      const parts = line.text.split(REFERENCE_SEPARATOR).map((part) => part.trim()).filter(Boolean);
+      const name = parts[0]!;
+      const address = parts.slice(1, 1 + ADDRESS_PARTS).filter((part, i, all) => all.slice(0, i + 1).every((p) => !isContact(p) && !/:/.test(p)) && /\p{L}{2}/u.test(part));
+      const addressText = address.join(', ');
+      return { name: { ...readingSpelled(name, name, [line]), score: LAYOUT_SCORE }, lines: [line], address: address.length > 0 ? readingSpelled(addressText, address.join(' '), [line]) : null };
+    }
+    for (const cell of line.cells) {
+      const part = sliceLine(line, cell.x0, cell.x1 + 1);
+      if (!part || !isNameText(part.text) || isKeyValue(part) || addressEvidence(part) >= 0.5) continue;
+      const below = columnBelow(foot, part);
+      const street = below.slice(0, NAME_TO_ADDRESS).findIndex((other) => addressEvidence(other) >= 1);
+      if (street < 0) continue;
+      const text = part.text.trim();
+      const addressLines = below.slice(0, Math.min(below.length, street + 2)).filter((other) => !isContact(other.text) && !isKeyValue(other));
+      const addressText = addressLines.map((other) => other.text.trim()).join(', ');
+      return { name: { ...readingSpelled(text, text, [part]), score: LAYOUT_SCORE }, lines: [part, ...below], address: addressLines.length > 0 ? readingSpelled(addressText, addressLines.map((other) => other.text.trim()).join(' '), addressLines) : null };
+    }
+  }
+  return null;
+}
+
+export { sameName };
