@@ -132,7 +132,7 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     case 'address': {
       if (context.inBlock) return blockAddress(lines);
       // the buyer's address is the recipient's block, not the letterhead's
-      if (partyRole(hints) === 'buyer') {
+      if (partyRole(hints) === 'buyer' || hints.meaning.party === 'buyer') {
         const recipient = recipientBlock(lines, context.languages, sellerName(lines, context.languages));
         return recipient ? blockAddress(recipient.lines) : null;
       }
