@@ -7,12 +7,12 @@ import { competitionAmong } from '../../extract/provenance.js';
 import type { SchemaView } from '../../extract/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention } from './core/enums.js';
-import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
+import { findBusinessName, findHeaderAddress, isDocumentTitle, joinAddress, type AddressBlock, type HeaderName } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
-import { footerSender, labelledParty, partyRole, recipientBlock, recipientByLayout, sameName, sellerByReference, senderReference } from './receipts/parties.js';
+import { columnBelow, footerSender, labelledParty, partyRole, recipientBlock, recipientByLayout, sameName, sellerByReference, senderReference } from './receipts/parties.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
-import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
+import { isNoise, mainText, sliceLine, wordsInRange, type Cell, type RuleLine } from './core/lines.js';
 import { kindFor, type ValueKind } from './core/kinds.js';
 import { present } from './core/present.js';
 import { findValues, type Found } from './core/parsers.js';
@@ -138,8 +138,10 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       }
       const issuer = issuerByLayout(lines, context.languages);
       if (issuer?.address) return issuer.address;
-      const address = findHeaderAddress(lines, findBusinessName(lines));
-      return address ? readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score) : null;
+      const name = findBusinessName(lines);
+      const address = findHeaderAddress(lines, name);
+      if (name && address && address.lines.some((line) => besideName(line, name))) return columnAddress(lines, name) ?? headerAddressReading(address);
+      return address ? headerAddressReading(address) : null;
     }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
@@ -148,6 +150,35 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
     default:
       return null;
   }
+}
+
+function headerAddressReading(address: AddressBlock): Reading {
+  return readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score);
+}
+
+/** The header name's cell: the first of its last line that is not a document title. */
+function nameCell(name: HeaderName): { line: RuleLine; cell: Cell } | undefined {
+  const line = name.lines[name.lines.length - 1]!;
+  const cell = line.cells.find((candidate) => !isDocumentTitle(candidate.text));
+  return cell && { line, cell };
+}
+
+/** A line of the header printed beside the name's column, not under it: a field of the other column ("Rechnungsnummer: 2024-0147"). */
+function besideName(line: RuleLine, name: HeaderName): boolean {
+  const at = nameCell(name);
+  if (!at) return false;
+  return line.cells.some((cell) => cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0);
+}
+
+/** The address in the name's column, below it: the lines of the other column printed between its lines left out. */
+function columnAddress(lines: readonly RuleLine[], name: HeaderName): Reading | null {
+  const at = nameCell(name);
+  const part = at && sliceLine(at.line, at.cell.x0, at.cell.x1 + 1);
+  if (!part) return null;
+  const block = collectAddress(columnBelow(lines, part), 0);
+  if (block.length === 0) return null;
+  const text = joinAddress(block);
+  return readingSpelled(repairPostcodes(text), text, block, addressSureness(block));
 }
 
 function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boolean): Reading | null {
