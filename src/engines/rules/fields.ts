@@ -163,11 +163,20 @@ function nameCell(name: HeaderName): { line: RuleLine; cell: Cell } | undefined 
   return cell && { line, cell };
 }
 
-/** A line of the header printed beside the name's column, not under it: a field of the other column ("Rechnungsnummer: 2024-0147"). */
+/**
+ * A line of the header that prints another column beside the name's, not
+ * under it: a line wholly beside it or a labelled field of the invoice
+ * ("Rechnungsnummer: 2024-0147"), or any words when the name's own line
+ * already has a column beside it
+ * ("Solutions Azur SAS   Restaurant Le Cèdre"). Specks and a centred
+ * receipt's wider lines are neither.
+ */
 function besideName(line: RuleLine, name: HeaderName): boolean {
   const at = nameCell(name);
   if (!at) return false;
-  return line.cells.some((cell) => cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0);
+  const beside = (cell: Cell): boolean => (cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0) && /\p{L}{3}/u.test(cell.text);
+  const twoColumns = at.line.cells.some((cell) => cell !== at.cell && beside(cell) && !isDocumentTitle(cell.text));
+  return line.cells.every(beside) || line.cells.some((cell) => beside(cell) && (twoColumns || /:/.test(cell.text)));
 }
 
 /** The address in the name's column, below it: the lines of the other column printed between its lines left out. */
