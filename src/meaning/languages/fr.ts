@@ -27,11 +27,11 @@ export const FRENCH: LanguageTable = {
     identifier: { triggers: ['numéro', 'référence'], labels: ['numéro', 'réf', 'référence'] },
     business: {
       triggers: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'société'],
-      labels: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'expéditeur'],
+      labels: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'expéditeur', 'de'],
     },
     customer: {
       triggers: ['client', 'acheteur', 'destinataire'],
-      labels: ['client', 'acheteur', 'destinataire', 'facturé à', 'facturer à', 'adresse de facturation', 'adresse facturation'],
+      labels: ['client', 'acheteur', 'destinataire', 'facturé à', 'facturer à', 'adresse de facturation', 'adresse facturation', 'à'],
     },
     address: { triggers: ['adresse'], labels: ['adresse'] },
     phone: { triggers: ['téléphone'], labels: ['téléphone', 'tél', 'portable'] },
