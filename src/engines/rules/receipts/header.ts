@@ -10,7 +10,7 @@ import { competitionAmong, type Competition } from '../../../extract/provenance.
 import { median } from '../../../util/median.js';
 import { addressEvidence, addressSureness, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';
-import { mainText, type RuleLine } from '../core/lines.js';
+import { mainText, type Cell, type RuleLine } from '../core/lines.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
 import { LANGUAGES } from '../../../meaning/languages/index.js';
 import { tokenize } from '../../../meaning/words.js';
@@ -39,7 +39,7 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
   const scored: Array<{ score: number; at: number }> = [];
   top.forEach((line, at) => {
-    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight);
+    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight, top[at + 1]);
     if (score > 0) scored.push({ score, at });
   });
   const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
@@ -50,11 +50,11 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
   if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
   // a name opening with a legal form or connector ("CO. (M) SDN BHD", "& TEA LEAF") began on the line above
-  for (let above = best.at - 1; above >= Math.max(0, best.at - MAX_LINES_ABOVE) && opensCut(picked.map(nameText).join(' ')); above--) {
+  for (let above = best.at - 1; above >= Math.max(0, best.at - MAX_LINES_ABOVE) && opensCut(picked.map((line) => nameText(line)).join(' ')); above--) {
     if (!opensName(top[above]!, picked[0]!, negatives)) break;
     picked.unshift(top[above]!);
   }
-  const text = picked.map(nameText).join(' ').replace(/\s+/g, ' ').trim();
+  const text = picked.map((line) => nameText(line, top[top.indexOf(line) + 1])).join(' ').replace(/\s+/g, ' ').trim();
   return text ? { text, lines: picked, competition } : undefined;
 }
 
@@ -81,12 +81,26 @@ export function isDocumentTitle(text: string): boolean {
  * labelled fields printed beside it ("LE FOURNISSEUR      FACTURE N° :
  * F20260023") and registration numbers.
  */
-function nameText(line: RuleLine): string {
+function nameText(line: RuleLine, below?: RuleLine): string {
   const labelled = line.cells.findIndex((cell, index) => index > 0 && LABELLED_FIELD.test(cell.text.trim()));
-  const cells = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !isDocumentTitle(cell.text));
+  const kept = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !isDocumentTitle(cell.text));
+  // two blocks side by side ("Northgate Logistics PLC   Branch office Bath", their addresses under each): the name heads the first
+  const cells = kept.length > 1 && below && headsColumns(kept, line, below) ? kept.slice(0, 1) : kept;
   const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
   return stripRegistration(mainText(untitled));
 }
+
+/** Whether the line below prints under the first cell and under another one, far apart: the cells head columns of their own. */
+function headsColumns(cells: readonly Cell[], line: RuleLine, below: RuleLine): boolean {
+  if (below.page !== line.page || below.y0 - line.y1 > 2 * lineHeight(line)) return false;
+  const tolerance = 2 * Math.max(line.charWidth, below.charWidth);
+  const under = (x: number): boolean => below.cells.some((cell) => Math.abs(cell.x0 - x) <= tolerance);
+  const [first, ...others] = cells;
+  return under(first!.x0) && others.some((cell) => cell.x0 - first!.x1 > COLUMN_GAP * line.charWidth && under(cell.x0));
+}
+
+/** Blank space between two columns of a header, in character widths. */
+const COLUMN_GAP = 6;
 
 /** A cell that labels a field: "FACTURE N° :", "Date:", "Invoice No: 123". */
 const LABELLED_FIELD = /^[^:]{1,40}:(?:\s|$)/;
@@ -127,8 +141,8 @@ function lineHeight(line: RuleLine): number {
 /** Characters that occur in business names; anything else is usually a logo read as text. */
 const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
 
-function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
-  const text = nameText(line);
+function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number, below?: RuleLine): number {
+  const text = nameText(line, below);
   const visible = [...text.replace(/\s/g, '')];
   const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
   if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;

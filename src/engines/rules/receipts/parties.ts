@@ -232,6 +232,8 @@ export function recipientBlock(lines: readonly RuleLine[], languages: ReadingLan
   for (const [index, line] of top.entries()) {
     const column = firstColumn(line);
     if (!SALUTATION.test(column.text) || column.tokens.length > 6) continue;
+    // "Vastgoed Hendriks B.V." / "t.a.v. mevrouw Anouk Smit": a person to the attention of whom a company's block is sent; the company is the recipient
+    if (underName(top, index, column)) continue;
     const rest = withoutSalutation(column.text);
     const named = rest !== '' ? column : top[index + 1] && sameColumn(column, firstColumn(top[index + 1]!)) ? firstColumn(top[index + 1]!) : undefined;
     const text = named === column ? rest : named?.text.trim();
@@ -240,14 +242,24 @@ export function recipientBlock(lines: readonly RuleLine[], languages: ReadingLan
     }
   }
   const delivery = phraseLabels('delivery address', languages);
-  for (const block of addressBlocks(top)) {
+  const blocks = addressBlocks(top);
+  // a block beside the sender's, on its lines (its branch office, its contact), is the sender's letterhead too
+  const senderLines = new Set(blocks.filter((block) => sender && sameName(block.name.text.trim(), sender)).map((block) => block.name.index));
+  for (const block of blocks) {
     const text = block.name.text.trim();
-    if (sender && sameName(text, sender)) continue;
+    if ((sender && sameName(text, sender)) || senderLines.has(block.name.index)) continue;
     if (block.heading && delivery.some((label) => (matchPhrase(block.heading!.tokens, label)?.score ?? 0) >= 0.9)) continue;
     if (block.heading && isKeyValue(block.heading)) continue;
     return { name: { ...readingSpelled(text, text, [block.name]), score: LAYOUT_SCORE }, lines: [block.name, ...columnBelow(top, block.name)] };
   }
   return null;
+}
+
+/** Whether the line right above `column` (the first column of top[index]), close above it in its column, is a name: the block's first line. */
+function underName(top: readonly RuleLine[], index: number, column: RuleLine): boolean {
+  const above = top.slice(0, index).reverse().map(firstColumn).find((other) => sameColumn(other, column));
+  if (!above || column.y0 - above.y1 > BLOCK_GAP * lineHeight(above)) return false;
+  return isNameText(above.text) && !SALUTATION.test(above.text) && !isKeyValue(above) && addressEvidence(above) < 1 && !isSenderReference(above) && !isHeadingLine(above);
 }
 
 /** Lines a party's block holds below its name. */
@@ -295,11 +307,13 @@ function addressBlocks(top: readonly RuleLine[]): AddressBlock[] {
   for (const { index, part } of columns) {
     if (!isNameText(part.text) || addressEvidence(part) >= 0.5 || isKeyValue(part) || isSalutationOnly(part.text) || isSenderReference(part) || isHeadingLine(part)) continue;
     // the next lines of its column (the other column's lines come between), close below it
-    const below = columns.filter((other) => other.index > index && sameColumn(part, other.part) && other.part.y0 - part.y1 <= (NAME_TO_ADDRESS + 1) * lineHeight(part)).slice(0, NAME_TO_ADDRESS);
+    // a line to someone's attention ("Attn: Helen Morris", "z. Hd. Frau Schulz") between the name and its address does not count
+    const below = columns.filter((other) => other.index > index && sameColumn(part, other.part) && other.part.y0 - part.y1 <= (NAME_TO_ADDRESS + 2) * lineHeight(part))
+      .filter((other, at) => at > 0 || !(isKeyValue(other.part) || SALUTATION.test(other.part.text))).slice(0, NAME_TO_ADDRESS);
     if (!below.some((other) => addressEvidence(other.part) >= 1)) continue;
     const above = [...columns].reverse().find((other) => other.index < index && sameColumn(part, other.part));
     // a name is the first line of its block: the line right above in its column, if any, heads the block or is a salutation
-    if (above && above.index === index - 1 && isNameText(above.part.text) && !isSalutationOnly(above.part.text) && addressEvidence(above.part) < 1 && !isKeyValue(above.part)) {
+    if (above && above.index === index - 1 && part.y0 - above.part.y1 <= BLOCK_GAP * lineHeight(above.part) && isNameText(above.part.text) && !isSalutationOnly(above.part.text) && addressEvidence(above.part) < 1 && !isKeyValue(above.part)) {
       if (!isHeadingLine(above.part)) continue;
     }
     blocks.push({ name: part, heading: above && index - above.index <= 2 ? above.part : undefined });
