@@ -44,9 +44,9 @@ async function read(services: PipelineDeps, pdf: Buffer, schema: JsonSchema): Pr
 
 /** Each family in the languages it is checked in. */
 const CASES: ReadonlyArray<[LayoutFamily, readonly LayoutLanguage[], string]> = [
-  ['window', ['de', 'fr', 'nl'], 'the recipient in the window under a one-line sender reference, the letterhead at the top right'],
+  ['window', ['de', 'fr', 'es', 'nl'], 'the recipient in the window under a one-line sender reference, the letterhead at the top right'],
   ['letterhead-left', ['de', 'es', 'it'], 'the letterhead at the left with the document title printed beside the name'],
-  ['letterhead-right', ['fr', 'en', 'nl'], 'the letterhead at the right, the recipient at the left'],
+  ['letterhead-right', ['de', 'fr', 'en', 'nl'], 'the letterhead at the right, the recipient at the left'],
   ['footer-only', ['de', 'fr', 'it'], 'no letterhead: the seller only in the footer imprint, the recipient at the top'],
   ['bill-ship', ['de', 'en', 'nl'], 'labelled billing and delivery blocks side by side'],
   ['office-beside', ['fr', 'en', 'it'], 'the seller and its branch office side by side, the recipient to someone\'s attention'],

@@ -305,7 +305,7 @@ function addressBlocks(top: readonly RuleLine[]): AddressBlock[] {
   const columns = top.flatMap((line, index) => line.cells.map((cell) => ({ index, part: sliceLine(line, cell.x0, cell.x1 + 1) })))
     .filter((entry): entry is { index: number; part: RuleLine } => entry.part !== undefined);
   for (const { index, part } of columns) {
-    if (!isNameText(part.text) || addressEvidence(part) >= 0.5 || isKeyValue(part) || isSalutationOnly(part.text) || isSenderReference(part) || isHeadingLine(part)) continue;
+    if (!isNameText(part.text) || looksLikeStreet(part) || isKeyValue(part) || isSalutationOnly(part.text) || isSenderReference(part) || isHeadingLine(part)) continue;
     // the next lines of its column (the other column's lines come between), close below it
     // a line to someone's attention ("Attn: Helen Morris", "z. Hd. Frau Schulz") between the name and its address does not count
     const below = columns.filter((other) => other.index > index && sameColumn(part, other.part) && other.part.y0 - part.y1 <= (NAME_TO_ADDRESS + 2) * lineHeight(part))
@@ -319,6 +319,14 @@ function addressBlocks(top: readonly RuleLine[]): AddressBlock[] {
     blocks.push({ name: part, heading: above && index - above.index <= 2 ? above.part : undefined });
   }
   return blocks;
+}
+
+/** A street line rather than a name: address evidence, or a street word opening it ("Rue de la Paix"); a street word inside a name does not count ("Hotel Plaza Mayor"). */
+function looksLikeStreet(line: RuleLine): boolean {
+  const evidence = addressEvidence(line);
+  if (evidence >= 1 || evidence === 0) return evidence >= 1;
+  const first = line.text.trim().split(/\s+/)[0] ?? '';
+  return addressEvidence({ text: first }) > 0;
 }
 
 /** A line that reads as a heading, not as a name: a label (with a colon) or a delivery or role heading. */
