@@ -23,6 +23,7 @@ import { firstUnlabelledPhone } from './receipts/phones.js';
 import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
 import { taxAmountOnLine } from './receipts/taxes.js';
 import { maxOf } from '../../util/extremes.js';
+import { sameWord } from '../../document/document.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -140,7 +141,19 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       if (issuer?.address) return issuer.address;
       const name = findBusinessName(lines);
       const address = findHeaderAddress(lines, name);
-      if (name && address && address.lines.some((line) => besideName(line, name))) return columnAddress(lines, name) ?? headerAddressReading(address);
+      if (name && address) {
+        // the other column printed between the address's lines, or right under its first line (the address then stops there)
+        const column = columnAddress(lines, name);
+        const start = address.lines[0]?.words[0]?.ref;
+        const last = address.lines[address.lines.length - 1]!;
+        const next = lines.find((line) => line.index > last.index);
+        // the line that ended the address lies beside the name: its column goes on below it
+        const cutShort = next !== undefined && besideName(next, name) && String(column?.value ?? '').length > address.text.length
+          && start !== undefined && column?.words[0] !== undefined && sameWord(column.words[0], start);
+        // the address's lines as printed (a line cut at its contact details has lost its other cells)
+        const printed = address.lines.map((line) => lines.find((other) => other.index === line.index) ?? line);
+        if (column && (printed.some((line) => besideName(line, name)) || cutShort)) return column;
+      }
       return address ? headerAddressReading(address) : null;
     }
     case 'enum':
@@ -169,12 +182,14 @@ function nameCell(name: HeaderName): { line: RuleLine; cell: Cell } | undefined 
  * ("Rechnungsnummer: 2024-0147"), or any words when the name's own line
  * already has a column beside it
  * ("Solutions Azur SAS   Restaurant Le Cèdre"). Specks and a centred
- * receipt's wider lines are neither.
+ * receipt's wider lines are neither: a cell beside needs a word of five
+ * letters or digits.
  */
 function besideName(line: RuleLine, name: HeaderName): boolean {
   const at = nameCell(name);
   if (!at) return false;
-  const beside = (cell: Cell): boolean => (cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0) && /\p{L}{3}/u.test(cell.text);
+  // a real column's cell: a word of five letters or digits ("Rechnungsnummer:", "Niederlassung"), not a speck at the paper's edge ("Bre", "lea")
+  const beside = (cell: Cell): boolean => (cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0) && /[\p{L}\p{N}]{5}/u.test(cell.text);
   const twoColumns = at.line.cells.some((cell) => cell !== at.cell && beside(cell) && !isDocumentTitle(cell.text));
   return line.cells.every(beside) || line.cells.some((cell) => beside(cell) && (twoColumns || /:/.test(cell.text)));
 }
