@@ -49,7 +49,7 @@ const CASES: ReadonlyArray<[LayoutFamily, readonly LayoutLanguage[], string]> = 
   ['letterhead-right', ['de', 'fr', 'en', 'nl'], 'the letterhead at the right, the recipient at the left'],
   ['footer-only', ['de', 'fr', 'it'], 'no letterhead: the seller only in the footer imprint, the recipient at the top'],
   ['bill-ship', ['de', 'en', 'nl'], 'labelled billing and delivery blocks side by side'],
-  ['office-beside', ['fr', 'en', 'it'], 'the seller and its branch office side by side, the recipient to someone\'s attention'],
+  ['office-beside', ['de', 'fr', 'en', 'it'], 'the seller and its branch office side by side, the recipient to someone\'s attention'],
   ['from-to', ['de', 'es', 'nl'], '"From:" and "To:" columns'],
   ['person', ['de', 'fr', 'en'], 'a person as the buyer, after a salutation'],
   ['credit-note', ['de', 'it'], 'a credit note with the customer after an inline label'],

@@ -42,8 +42,9 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
     const score = nameScore(line, at, typicalHeight, negatives, suffixWeight, top[at + 1]);
     if (score > 0) scored.push({ score, at });
   });
-  const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
-  if (!best) return undefined;
+  const highest = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
+  if (!highest) return undefined;
+  const best = letterheadAbove(top, scored, highest) ?? highest;
   const competition = competitionAmong(best, scored, (c) => c.score / best.score, (c) => String(c.at));
   const picked = [top[best.at]!];
   const next = top[best.at + 1];
@@ -89,6 +90,33 @@ function nameText(line: RuleLine, below?: RuleLine): string {
   const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
   return stripRegistration(mainText(untitled));
 }
+
+/**
+ * A letterhead above the best-scored name: the first candidate, printed at
+ * least as large, with its address right under it, and a blank space of
+ * several lines between that block and the best-scored name, which heads an
+ * address block of its own lower on the page (the recipient's: "Elbtal
+ * Kliniken gGmbH" under "Malerbetrieb Jens Hoffmann", whatever legal form
+ * the recipient's name carries). A receipt's name, legal-form line and
+ * address follow one another without such a space.
+ */
+function letterheadAbove(top: readonly RuleLine[], scored: ReadonlyArray<{ score: number; at: number }>, best: { score: number; at: number }): { score: number; at: number } | undefined {
+  const first = scored.find((candidate) => candidate.at < best.at);
+  if (!first) return undefined;
+  const head = top[first.at]!;
+  const name = top[best.at]!;
+  if (lineHeight(head) < lineHeight(name)) return undefined;
+  const own = collectAddress(top, first.at + 1);
+  // the recipient's address may come after a line to someone's attention
+  const recipients = collectAddress(top, best.at + 1).length > 0 ? collectAddress(top, best.at + 1) : collectAddress(top, best.at + 2);
+  if (own.length === 0 || recipients.length === 0 || own[0]!.index !== first.at + top[0]!.index + 1) return undefined;
+  const between = top.slice(first.at, best.at + 1);
+  const apart = between.some((line, i) => i > 0 && line.y0 - Math.max(...between.slice(0, i).map((above) => above.y1)) >= LETTERHEAD_GAP * lineHeight(name));
+  return apart ? first : undefined;
+}
+
+/** Blank space, in line heights, between a letterhead's block and a recipient's name. */
+const LETTERHEAD_GAP = 3;
 
 /** Whether the line below prints under the first cell and under another one, far apart: the cells head columns of their own. */
 function headsColumns(cells: readonly Cell[], line: RuleLine, below: RuleLine): boolean {
