@@ -63,6 +63,13 @@ describe('rules engine: the parties of invoices by their layout', function () {
     services = await sharedServices();
   });
 
+  it('reads a VAT id printed in groups of digits after its label ("VAT Reg. No. GB 100 0079 19") as one id', async () => {
+    const invoice = await makeLayoutInvoice('window', 'en');
+    const schema: JsonSchema = { type: 'object', properties: { seller: { type: 'object', properties: { name: { type: 'string' }, vat_id: { type: 'string', description: 'VAT identification number.' } } } } };
+    const result = await read(services, invoice.pdf, schema);
+    expect((result['seller'] as Record<string, unknown>)['vat_id']).to.equal(invoice.truth.seller.vatId);
+  });
+
   for (const [family, languages, what] of CASES) {
     describe(`${family}: ${what}`, () => {
       for (const language of languages) {
