@@ -50,8 +50,8 @@ function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, contex
   if (party && !context.inBlock) {
     // a party by its role's label in any language, then (a buyer) by the layout of a letter
     const labelled = labelledParty(hints, context.lines);
-    if (labelled) return { ...labelled, role: 'business-name' };
-    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines, context.languages));
+    if (labelled) return { ...withLegalForm(labelled), role: 'business-name' };
+    if (party === 'buyer') return withLegalForm(recipientByLayout(context.lines, context.languages, sellerName(context.lines, context.languages)));
   }
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
@@ -213,6 +213,13 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
   return null;
 }
 
+/** A party's name with its legal form spelled right where OCR misread a letter of it ("S.r.I." -> "S.r.l."), the words as printed. */
+function withLegalForm<T extends Reading | null>(reading: T): T {
+  if (reading === null || typeof reading.value !== 'string') return reading;
+  const repaired = repairLegalForm(reading.value);
+  return repaired === reading.value ? reading : { ...reading, value: repaired };
+}
+
 /** The sender's name as the recipient's block must not be: its sender reference, its header name or its footer's imprint. */
 function sellerName(lines: readonly RuleLine[], languages: ReadingLanguages): string | undefined {
   return senderReference(lines)?.name ?? (issuerByLayout(lines, languages)?.name.value as string | undefined);
@@ -232,13 +239,13 @@ export interface Issuer {
  */
 export function issuerByLayout(lines: readonly RuleLine[], languages: ReadingLanguages, negatives: readonly string[] = [], description = ''): Issuer | null {
   const reference = sellerByReference(lines);
-  if (reference) return { name: reference, address: null };
+  if (reference) return { name: withLegalForm(reference), address: null };
   const name = findBusinessName(lines, negatives, description);
   const foot = footerSender(lines);
   if (foot) {
     const footName = String(foot.name.value);
     const recipient = name && !sameName(name.text, footName) ? recipientBlock(lines, languages, footName) : null;
-    if (!name || (recipient && sameName(String(recipient.name.value), name.text))) return { name: foot.name, address: foot.address };
+    if (!name || (recipient && sameName(String(recipient.name.value), name.text))) return { name: withLegalForm(foot.name), address: foot.address };
   }
   // the value with its legal form spelled right, the words as printed
   return name ? { name: { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition }, address: null } : null;

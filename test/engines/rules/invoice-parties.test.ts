@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { runExtraction, type PipelineDeps } from '../../../src/pipeline.js';
 import type { JsonSchema } from '../../../src/extract/schema.js';
 import { makeLayoutInvoice, type LayoutFamily, type LayoutLanguage } from '../../fixtures/invoice-layouts.js';
+import { repairLegalForm } from '../../../src/engines/rules/receipts/company.js';
 import { content, sharedServices } from '../../helpers/test-server.js';
 
 const FLAT: JsonSchema = {
@@ -61,6 +62,12 @@ describe('rules engine: the parties of invoices by their layout', function () {
 
   before(async () => {
     services = await sharedServices();
+  });
+
+  it('spells a legal form whose small l OCR read as a capital I as the tables write it', () => {
+    expect(repairLegalForm('Officine Rossi S.r.I.')).to.equal('Officine Rossi S.r.l.');
+    expect(repairLegalForm('Panificio Esposito SrI')).to.equal('Panificio Esposito Srl');
+    expect(repairLegalForm('Studio IBI')).to.equal('Studio IBI');
   });
 
   it('reads a VAT id printed in groups of digits after its label ("VAT Reg. No. GB 100 0079 19") as one id', async () => {
