@@ -357,7 +357,8 @@ function sameColumn(a: RuleLine, b: RuleLine): boolean {
 
 /** The same name, whatever its blanks, case and accents; `exact` asks for no more than a letter or two of difference (OCR), else one may start the other. */
 function sameName(a: string, b: string, exact = false): boolean {
-  const key = (text: string): string => text.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  // a capital I and a small l are the same letter to OCR ("S.r.I." is "S.r.l.")
+  const key = (text: string): string => text.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').replace(/I/g, 'l').toLowerCase();
   const [x, y] = [key(a), key(b)];
   if (x === '' || y === '') return false;
   if (exact) return x === y || (Math.abs(x.length - y.length) <= 2 && wordSimilarity(x, y) >= 0.85);
