@@ -153,17 +153,41 @@ function describedFacet(englishDescription: string, level: Level, partyKnown: bo
   const allWords = clauses.flatMap((clause) => textWords(clause)).filter((word) => !FILLER.has(word) && !HEAD_ENDS.has(word));
   let first: { match: FacetMatch | undefined; words: string[] } | undefined;
   for (const [index, clause] of clauses.entries()) {
-    const { words: asked, questioned } = askedWords(textWords(clause).filter((word) => !FILLER.has(word)));
+    const clauseWords = textWords(clause);
+    const { words: asked, questioned } = askedWords(clauseWords.filter((word) => !FILLER.has(word)));
     if (asked.length === 0) continue;
     // "date from which...", "name of the...": the small words that join a clause name nothing of their own, but "to pay", "valid to", "pay by" do
     const named = asked.filter((word) => !HEAD_ENDS.has(word) || word === 'to' || word === 'by');
     // a question's answer is the clause's head ("Who sent this invoice" asks for a name)
-    const match = headedFacet(asked, DESCRIPTION_JOINS, named, level, partyKnown, questioned ? 1 : undefined) ?? (index === 0 ? partyAsHead(asked) : undefined);
+    const headLength = questioned ? 1 : articleHead(clauseWords, asked);
+    const party = index === 0 && !questioned ? partyAsHead(asked) : undefined;
+    // "The supplier that issued the invoice", "The customer the invoice is addressed to": a party alone at the head is the party, whatever the clause goes on to name
+    const partyHead = party && !bestFacet(asked.slice(0, headLength ?? headEnd(asked)), level, partyKnown) ? party : undefined;
+    const match = partyHead ?? headedFacet(asked, DESCRIPTION_JOINS, named, level, partyKnown, headLength) ?? party;
     first ??= { match, words: named };
     // the first clause says what the value is; a later one ("(the business name at the top)") only when the first says nothing known
     if (match) return { match, words: [...new Set([...named, ...allWords])], later: index > 0 };
   }
   return { match: undefined, words: allWords.length > 0 ? allWords : (first?.words ?? []), later: false };
+}
+
+/** Articles: one after the head's first word opens a clause of its own ("the customer the invoice is addressed to"). */
+const ARTICLES = new Set(['the', 'a', 'an', 'this', 'its', 'their']);
+
+/** Words of the head when an article ends it: the words (of `asked`, fillers dropped) before the first article after a word of substance. */
+function articleHead(clauseWords: readonly string[], asked: readonly string[]): number | undefined {
+  let substance = 0;
+  for (const word of clauseWords) {
+    if (ARTICLES.has(word) && substance > 0) return Math.min(substance, headEnd(asked));
+    if (!FILLER.has(word)) substance++;
+  }
+  return undefined;
+}
+
+/** Where a clause's head ends at its first joining word, or its length. */
+function headEnd(asked: readonly string[]): number {
+  const end = asked.findIndex((word, index) => index > 0 && DESCRIPTION_JOINS.has(word));
+  return end < 0 ? asked.length : end;
 }
 
 /** Clauses of a description read for what it asks: the first few say it. */

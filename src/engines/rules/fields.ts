@@ -7,12 +7,12 @@ import { competitionAmong } from '../../schema/provenance.js';
 import type { SchemaView } from '../../schema/schema-view.js';
 import { findAnchors, valueAt, type AnchoredValue } from './core/anchors.js';
 import { findEnumMention } from './core/enums.js';
-import { findBusinessName, findHeaderAddress, joinAddress } from './receipts/header.js';
+import { findBusinessName, findHeaderAddress, isDocumentTitle, joinAddress, type AddressBlock, type HeaderName } from './receipts/header.js';
 import { addressEvidence, addressSureness, collectAddress, repairPostcodes } from './receipts/address.js';
 import { repairLegalForm } from './receipts/company.js';
-import { labelledParty, partyRole, recipientByLayout, sellerByReference, senderReference } from './receipts/parties.js';
+import { columnBelow, footerSender, labelledParty, partyRole, recipientBlock, recipientByLayout, sameName, sellerByReference, senderReference } from './receipts/parties.js';
 import type { FieldHints, ReadingLanguages } from './core/labels.js';
-import { isNoise, mainText, wordsInRange, type RuleLine } from './core/lines.js';
+import { isNoise, mainText, sliceLine, wordsInRange, type Cell, type RuleLine } from './core/lines.js';
 import { kindFor, type ValueKind } from './core/kinds.js';
 import { present } from './core/present.js';
 import { findValues, type Found } from './core/parsers.js';
@@ -24,6 +24,7 @@ import { documentDate, documentTime, type Stamp } from './receipts/stamps.js';
 import { taxAmountOnLine } from './receipts/taxes.js';
 import { maxOf } from '../../util/extremes.js';
 import { tableWordSet } from './core/table-words.js';
+import { sameWord } from '../../document/document.js';
 
 export interface FieldContext {
   lines: readonly RuleLine[];
@@ -50,8 +51,8 @@ function readScalar(kind: ValueKind, view: SchemaView, hints: FieldHints, contex
   if (party && !context.inBlock) {
     // a party by its role's label in any language, then (a buyer) by the layout of a letter
     const labelled = labelledParty(hints, context.lines);
-    if (labelled) return { ...labelled, role: 'business-name' };
-    if (party === 'buyer') return recipientByLayout(context.lines, context.languages, sellerName(context.lines));
+    if (labelled) return { ...withLegalForm(labelled), role: 'business-name' };
+    if (party === 'buyer') return withLegalForm(recipientByLayout(context.lines, context.languages, sellerName(context.lines, context.languages)));
   }
   const candidates = labelledValues(kind, hints, context);
   const chosen = hints.concepts.has('total') && kind === 'amount' ? chooseTotal(candidates, context.lines, hints) : choose(candidates, hints);
@@ -125,20 +126,36 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
       return firstValue(kind, lines, context.dayFirst);
     case 'phone':
       return text(firstUnlabelledPhone(lines));
-    case 'business-name': {
+    case 'business-name':
       if (context.inBlock) return blockName(lines);
-      const reference = sellerByReference(lines);
-      if (reference) return reference;
-      const name = findBusinessName(lines, hints.negatives, hints.description);
-      // the value with its legal form spelled right, the words as printed
-      return name ? { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition } : null;
-    }
+      return issuerByLayout(lines, context.languages, hints.negatives, hints.description)?.name ?? null;
     case 'text':
       return context.inBlock && hints.concepts.has('name') ? blockName(lines) : null;
     case 'address': {
       if (context.inBlock) return blockAddress(lines);
-      const address = findHeaderAddress(lines, findBusinessName(lines));
-      return address ? readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score) : null;
+      // the buyer's address is the recipient's block, not the letterhead's
+      if (partyRole(hints) === 'buyer' || hints.meaning.party === 'buyer') {
+        const recipient = recipientBlock(lines, context.languages, sellerName(lines, context.languages));
+        return recipient ? blockAddress(recipient.lines) : null;
+      }
+      const issuer = issuerByLayout(lines, context.languages);
+      if (issuer?.address) return issuer.address;
+      const name = findBusinessName(lines);
+      const address = findHeaderAddress(lines, name);
+      if (name && address) {
+        // the other column printed between the address's lines, or right under its first line (the address then stops there)
+        const column = columnAddress(lines, name);
+        const start = address.lines[0]?.words[0]?.ref;
+        const last = address.lines[address.lines.length - 1]!;
+        const next = lines.find((line) => line.index > last.index);
+        // the line that ended the address lies beside the name: its column goes on below it
+        const cutShort = next !== undefined && besideName(next, name) && String(column?.value ?? '').length > address.text.length
+          && start !== undefined && column?.words[0] !== undefined && sameWord(column.words[0], start);
+        // the address's lines as printed (a line cut at its contact details has lost its other cells)
+        const printed = address.lines.map((line) => lines.find((other) => other.index === line.index) ?? line);
+        if (column && (printed.some((line) => besideName(line, name)) || cutShort)) return column;
+      }
+      return address ? headerAddressReading(address) : null;
     }
     case 'enum':
       return view.enumValues ? findEnumInLines(lines, view.enumValues) : null;
@@ -149,6 +166,46 @@ function fallback(kind: ValueKind, view: SchemaView, hints: FieldHints, context:
   }
 }
 
+function headerAddressReading(address: AddressBlock): Reading {
+  return readingSpelled(repairPostcodes(address.text), address.text, address.lines, address.score);
+}
+
+/** The header name's cell: the first of its last line that is not a document title. */
+function nameCell(name: HeaderName): { line: RuleLine; cell: Cell } | undefined {
+  const line = name.lines[name.lines.length - 1]!;
+  const cell = line.cells.find((candidate) => !isDocumentTitle(candidate.text));
+  return cell && { line, cell };
+}
+
+/**
+ * A line of the header that prints another column beside the name's, not
+ * under it: a line wholly beside it or a labelled field of the invoice
+ * ("Rechnungsnummer: 2024-0147"), or any words when the name's own line
+ * already has a column beside it
+ * ("Solutions Azur SAS   Restaurant Le Cèdre"). Specks and a centred
+ * receipt's wider lines are neither: a cell beside needs a word of five
+ * letters or digits.
+ */
+function besideName(line: RuleLine, name: HeaderName): boolean {
+  const at = nameCell(name);
+  if (!at) return false;
+  // a real column's cell: a word of five letters or digits ("Rechnungsnummer:", "Niederlassung"), not a speck at the paper's edge ("Bre", "lea")
+  const beside = (cell: Cell): boolean => (cell.x0 > at.cell.x1 || cell.x1 < at.cell.x0) && /[\p{L}\p{N}]{5}/u.test(cell.text);
+  const twoColumns = at.line.cells.some((cell) => cell !== at.cell && beside(cell) && !isDocumentTitle(cell.text));
+  return line.cells.every(beside) || line.cells.some((cell) => beside(cell) && (twoColumns || /:/.test(cell.text)));
+}
+
+/** The address in the name's column, below it: the lines of the other column printed between its lines left out. */
+function columnAddress(lines: readonly RuleLine[], name: HeaderName): Reading | null {
+  const at = nameCell(name);
+  const part = at && sliceLine(at.line, at.cell.x0, at.cell.x1 + 1);
+  if (!part) return null;
+  const block = collectAddress(columnBelow(lines, part), 0);
+  if (block.length === 0) return null;
+  const text = joinAddress(block);
+  return readingSpelled(repairPostcodes(text), text, block, addressSureness(block));
+}
+
 function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boolean): Reading | null {
   for (const line of lines) {
     const found = findValues(kind, line.text, dayFirst)[0];
@@ -157,9 +214,42 @@ function firstValue(kind: ValueKind, lines: readonly RuleLine[], dayFirst: boole
   return null;
 }
 
-/** The sender's name as the recipient's block must not be: its sender reference or its header name. */
-function sellerName(lines: readonly RuleLine[]): string | undefined {
-  return senderReference(lines)?.name ?? findBusinessName(lines)?.text;
+/** A party's name with its legal form spelled right where OCR misread a letter of it ("S.r.I." -> "S.r.l."), the words as printed. */
+function withLegalForm<T extends Reading | null>(reading: T): T {
+  if (reading === null || typeof reading.value !== 'string') return reading;
+  const repaired = repairLegalForm(reading.value);
+  return repaired === reading.value ? reading : { ...reading, value: repaired };
+}
+
+/** The sender's name as the recipient's block must not be: its sender reference, its header name or its footer's imprint. */
+function sellerName(lines: readonly RuleLine[], languages: ReadingLanguages): string | undefined {
+  return senderReference(lines)?.name ?? (issuerByLayout(lines, languages)?.name.value as string | undefined);
+}
+
+/** The issuer found by layout, and its address when it was read with it (the footer's imprint); otherwise the header's address is the issuer's. */
+export interface Issuer {
+  name: Reading;
+  address: Reading | null;
+}
+
+/**
+ * The issuer without a label: the sender reference over a letter's window,
+ * else the name at the top of the first page, unless the top names only the
+ * recipient (its name is the recipient's block once the footer's imprint is
+ * taken as the sender) or nothing: then the imprint at the foot of the page.
+ */
+export function issuerByLayout(lines: readonly RuleLine[], languages: ReadingLanguages, negatives: readonly string[] = [], description = ''): Issuer | null {
+  const reference = sellerByReference(lines);
+  if (reference) return { name: withLegalForm(reference), address: null };
+  const name = findBusinessName(lines, negatives, description);
+  const foot = footerSender(lines);
+  if (foot) {
+    const footName = String(foot.name.value);
+    const recipient = name && !sameName(name.text, footName) ? recipientBlock(lines, languages, footName) : null;
+    if (!name || (recipient && sameName(String(recipient.name.value), name.text))) return { name: withLegalForm(foot.name), address: foot.address };
+  }
+  // the value with its legal form spelled right, the words as printed
+  return name ? { name: { ...readingSpelled(repairLegalForm(name.text), name.text, name.lines), competition: name.competition }, address: null } : null;
 }
 
 /** Under "Bill to:" the name comes first, before the address and contact lines. */

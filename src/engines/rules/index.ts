@@ -20,7 +20,7 @@
  * | consistency                   | receipts/consistency.ts  | after an object is filled: a tax not smaller than the total is dropped |
  * | document stamp                | receipts/stamps.ts       | dates and times without a label: the document's own date and time     |
  * | header name and address       | receipts/header.ts       | business names and addresses without a label: the issuer at the top   |
- * | parties                       | receipts/parties.ts      | seller and buyer names: under their role labels, else by a letter's layout |
+ * | parties                       | receipts/parties.ts      | seller and buyer names and addresses: under their role labels, else by a letter's layout (window, footer imprint) |
  * | unlabelled phone              | receipts/phones.ts       | phones without a label: phone-shaped numbers not announced as another id |
  * | stated in prose               | prose/prose-values.ts    | dates, durations and places a sentence states ("governed by the laws of") |
  * | parties of an agreement       | prose/parties.ts         | lists named like parties: the opening clause, the signature blocks     |

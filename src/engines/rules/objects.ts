@@ -16,15 +16,13 @@ import { hintsFor, type FieldHints, type ReadingLanguages } from './core/labels.
 import type { RuleLine } from './core/lines.js';
 import { kindFor } from './core/kinds.js';
 import { findValues } from './core/parsers.js';
-import { readingOn, readingSpelled, type Reading } from './core/reading.js';
+import { readingOn, type Reading } from './core/reading.js';
 import { extractTable } from './tables/tables.js';
-import { anchoredReading, extractScalar, labelledValues, type FieldContext } from './fields.js';
+import { anchoredReading, extractScalar, issuerByLayout, labelledValues, type FieldContext } from './fields.js';
 import { present } from './core/present.js';
 import { partiesInProse } from './prose/prose-fields.js';
 import { dropImpossibleTax } from './receipts/consistency.js';
 import { reconcileTotals, sumRole, type ReconciledField } from './receipts/reconcile.js';
-import { findBusinessName } from './receipts/header.js';
-import { repairLegalForm } from './receipts/company.js';
 
 export interface ExtractionContext {
   root: JsonSchema;
@@ -180,7 +178,7 @@ function extractNested(view: SchemaView, hints: FieldHints, scope: Scope, contex
     if (!isEmptyRecord(fromBlock.value) || isOtherParty) return isEmptyRecord(fromBlock.value) ? null : fromBlock;
   }
   const result = extractProperties(view, { ...scope, parentWords, qualifiedOnly: isOtherParty, issuer: isIssuer, inBlock: false }, context);
-  if (isIssuer) fillIssuerName(result, view, scope.lines, hints);
+  if (isIssuer) fillIssuerName(result, view, scope.lines, hints, context.languages);
   // an object of which nothing was found is itself not found
   return isEmptyRecord(result.value) ? null : result;
 }
@@ -198,15 +196,15 @@ function followRefs(schema: unknown, root: JsonSchema): unknown {
 }
 
 /** vendor.name / seller.company: the business name from the header when no label announced it. */
-function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints): void {
+function fillIssuerName(result: FilledObject, view: SchemaView, lines: readonly RuleLine[], hints: FieldHints, languages: ReadingLanguages): void {
   let businessName: Reading | null | undefined;
   for (const name of Object.keys(view.properties)) {
     const child = hintsFor(name);
     const isName = child.concepts.has('name') || child.concepts.has('business');
     if (!isName || result.value[name] !== null) continue;
     if (businessName === undefined) {
-      const found = findBusinessName(lines, hints.negatives);
-      businessName = found ? { ...readingSpelled(repairLegalForm(found.text), found.text, found.lines), role: 'business-name' } : null;
+      const found = issuerByLayout(lines, languages, hints.negatives);
+      businessName = found ? { ...found.name, role: 'business-name' } : null;
     }
     result.value[name] = businessName?.value ?? null;
     if (businessName) result.provenance.set(childPointer('', name), sourceOf(businessName));

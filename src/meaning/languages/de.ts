@@ -28,11 +28,11 @@ export const GERMAN: LanguageTable = {
     identifier: { triggers: ['nummer', 'nr'], labels: ['nr', 'nummer'] },
     business: {
       triggers: ['verkäufer', 'lieferant', 'anbieter', 'rechnungssteller', 'aussteller', 'firma', 'unternehmen', 'händler', 'absender', 'leistungserbringer'],
-      labels: ['verkäufer', 'lieferant', 'rechnungssteller', 'aussteller', 'absender', 'leistungserbringer', 'anbieter', 'auftragnehmer'],
+      labels: ['verkäufer', 'lieferant', 'rechnungssteller', 'aussteller', 'absender', 'leistungserbringer', 'anbieter', 'auftragnehmer', 'von'],
     },
     customer: {
       triggers: ['kunde', 'käufer', 'rechnungsempfänger', 'leistungsempfänger', 'empfänger', 'auftraggeber', 'besteller', 'abnehmer'],
-      labels: ['kunde', 'käufer', 'rechnungsempfänger', 'leistungsempfänger', 'auftraggeber', 'rechnungsadresse', 'rechnung an', 'besteller'],
+      labels: ['kunde', 'käufer', 'rechnungsempfänger', 'leistungsempfänger', 'auftraggeber', 'rechnungsadresse', 'rechnung an', 'besteller', 'an'],
     },
     address: { triggers: ['anschrift', 'adresse'], labels: ['anschrift', 'adresse'] },
     phone: { triggers: ['telefon', 'telefonnummer'], labels: ['telefon', 'tel', 'fon', 'mobil', 'handy'], negatives: ['fax', 'telefax'] },

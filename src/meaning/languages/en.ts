@@ -32,7 +32,7 @@ export const ENGLISH: LanguageTable = {
     },
     customer: {
       triggers: ['customer', 'client', 'buyer', 'bill to', 'billed to', 'sold to', 'recipient', 'purchaser'],
-      labels: ['customer', 'client', 'bill to', 'billed to', 'buyer', 'sold to', 'recipient'],
+      labels: ['customer', 'client', 'bill to', 'billed to', 'buyer', 'sold to', 'recipient', 'to'],
     },
     address: { triggers: ['address', 'addr'], labels: ['address', 'addr'] },
     phone: { triggers: ['phone', 'tel', 'telephone', 'mobile', 'fax'], labels: ['phone', 'tel', 'telephone', 'mobile', 'ph', 'hp'], negatives: ['fax'] },

@@ -28,11 +28,11 @@ export const SPANISH: LanguageTable = {
     identifier: { triggers: ['número'], labels: ['número', 'núm', 'nro'] },
     business: {
       triggers: ['proveedor', 'vendedor', 'emisor', 'empresa'],
-      labels: ['proveedor', 'vendedor', 'emisor', 'emitido por', 'datos del emisor'],
+      labels: ['proveedor', 'vendedor', 'emisor', 'emitido por', 'datos del emisor', 'de'],
     },
     customer: {
       triggers: ['cliente', 'comprador', 'destinatario', 'receptor'],
-      labels: ['cliente', 'comprador', 'destinatario', 'facturar a', 'datos del cliente', 'receptor'],
+      labels: ['cliente', 'comprador', 'destinatario', 'facturar a', 'datos del cliente', 'receptor', 'para'],
     },
     address: { triggers: ['dirección', 'domicilio'], labels: ['dirección', 'domicilio'] },
     phone: { triggers: ['teléfono'], labels: ['teléfono', 'tlf', 'tfno', 'móvil'] },

@@ -27,11 +27,11 @@ export const FRENCH: LanguageTable = {
     identifier: { triggers: ['numéro', 'référence'], labels: ['numéro', 'réf', 'référence'] },
     business: {
       triggers: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'société'],
-      labels: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'expéditeur'],
+      labels: ['fournisseur', 'vendeur', 'émetteur', 'prestataire', 'expéditeur', 'de'],
     },
     customer: {
       triggers: ['client', 'acheteur', 'destinataire'],
-      labels: ['client', 'acheteur', 'destinataire', 'facturé à', 'facturer à', 'adresse de facturation', 'adresse facturation'],
+      labels: ['client', 'acheteur', 'destinataire', 'facturé à', 'facturer à', 'adresse de facturation', 'adresse facturation', 'à'],
     },
     address: { triggers: ['adresse'], labels: ['adresse'] },
     phone: { triggers: ['téléphone'], labels: ['téléphone', 'tél', 'portable'] },
@@ -52,7 +52,7 @@ export const FRENCH: LanguageTable = {
     'delivery date': ['date de livraison', 'livraison le', 'date de prestation', "date d'expédition"],
     'order number': ['numéro de commande', 'n° de commande', 'bon de commande', 'n° bon de commande', 'commande n°', 'votre commande', 'référence commande'],
     'customer number': ['numéro client', 'n° client', 'n° de client', 'code client', 'référence client', 'réf client'],
-    'vat id': ['n° tva', 'numéro de tva', 'n° tva intracommunautaire', 'tva intracommunautaire', 'n° tva intra', 'tva intra', 'numéro tva', 'identifiant tva'],
+    'vat id': ['n° tva', 'numéro de tva', 'n° tva intracommunautaire', 'tva intracommunautaire', 'n° tva intra', 'tva intra', 'n° tva intracom', 'tva intracom', 'numéro tva', 'identifiant tva'],
     bic: ['bic', 'code bic', 'swift'],
     'amount due': ['net à payer', 'reste à payer', 'solde à payer', 'montant à payer', 'à payer', 'total à payer', 'montant dû', 'solde dû'],
     'tax total': ['total tva', 'total taxes', 'montant total tva', 'total de la tva', 'tva totale'],

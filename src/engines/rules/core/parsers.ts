@@ -170,11 +170,20 @@ export function findPhones(text: string): Found[] {
 }
 
 const IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\-/._]*[\p{L}\p{N}]|[\p{N}]/gu;
+/** Two capitals (a country code) and groups of digits split by single blanks, alone: "GB 100 0079 19". */
+const GROUPED_VAT_ID = /(?<![\p{L}\p{N}])[A-Z]{2} ?\d{2,4}(?: \d{2,4}){2,4}(?![\p{L}\p{N}])/u;
 
 /** The first code-like token ("INV-2024-0042", "12345"); words without digits only when they look like a code; no date ("vom 20.09.2018", "24. Januar 2014"). */
 export function findIdentifiers(text: string): Found[] {
   const found: Found[] = [];
   const dates = findDateSpans(text).map((date) => [date.index, date.index + date.text.length] as const);
+  // "GB 100 0079 19", "DE 123 456 789": a country's VAT number printed in groups, before any other figure, is one id
+  const grouped = GROUPED_VAT_ID.exec(text);
+  if (grouped && !/\d/.test(text.slice(0, grouped.index)) && grouped[0].replace(/\D/g, '').length >= 8) {
+    const printed = grouped[0];
+    found.push({ value: printed, text: printed, start: grouped.index, end: grouped.index + printed.length, score: 1 });
+    return found;
+  }
   for (const match of text.matchAll(IDENTIFIER)) {
     const token = match[0];
     const start = match.index ?? 0;

@@ -176,9 +176,12 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
       else if (picked.length === 0 && endsAddress(line) && !itemLine && before && addressEvidence({ text: before }) >= 1) {
         // "1 Forge Lane, Sheffield S1 2AB    Invoice number: 42": the address opens the line, the column beside it is another field's;
         // the lines below may go on in the address's column
-        const first = truncated(line, before);
+        // "Hafenstraße 12 · 20457 Hamburg · Tel. …": a reference line's parts run on into its contact details; the address ends with the line
+        const runsOn = PART_SEPARATOR_END.test(before);
+        const first = truncated(line, runsOn ? before.replace(PART_SEPARATOR_END, '') : before);
         picked.push(first);
         evidence += addressEvidence(first);
+        if (runsOn) break;
         continue;
       }
       if (picked.length > 0 || !isLeadIn(line)) break;
@@ -194,6 +197,9 @@ export function collectAddress(lines: readonly RuleLine[], from: number): RuleLi
   while (picked.length > 0 && addressEvidence(picked[picked.length - 1]!) === 0 && !endsWithPlace(picked)) picked.pop();
   return evidence >= 1 ? picked : [];
 }
+
+/** A separator between the parts of a one-line reference ("·", "•", "|"), ending the text before a stop. */
+const PART_SEPARATOR_END = /\s*[·•|]\s*$/u;
 
 /** The line as its main text: "(81109-A)   |" is a registration line whatever the border of the paper adds. */
 function withoutSpecks(line: RuleLine): RuleLine {

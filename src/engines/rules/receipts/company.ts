@@ -75,6 +75,8 @@ const TWO_WORD_LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [['sdn', 
 
 /** The name with a legal form OCR misread by one letter in one of its two words written as registered, in the name's case. */
 export function repairLegalForm(name: string): string {
+  const lowerL = repairCapitalI(name);
+  if (lowerL !== name) return lowerL;
   const match = lastTwoWords(name);
   if (!match) return name;
   const { first, gap, second } = match;
@@ -93,6 +95,20 @@ export function repairLegalForm(name: string): string {
   const model = offA === 0 ? a[2]! : b[2]!;
   const cased = (form: string) => (model === model.toUpperCase() ? form.toUpperCase() : model === model.toLowerCase() ? form : form[0]!.toUpperCase() + form.slice(1));
   return `${name.slice(0, match.index)}${a[1]}${cased(formA)}${a[3]}${gap}${b[1]}${cased(formB)}${b[3]}`;
+}
+
+/** Legal forms of the tables written with a small l ("S.r.l.", "S.L.", "Sp. z o.o." has none), which OCR reads as a capital I ("S.r.I."). */
+const FORMS_WITH_SMALL_L = new Set([...new Set(LANGUAGES.flatMap((language) => language.legalForms))].filter((form) => form.includes('l')));
+
+/** "Officine Rossi S.r.I." -> "Officine Rossi S.r.l.": a last word that is a legal form of the tables but for a capital I read for its small l. */
+function repairCapitalI(name: string): string {
+  const last = /(\S+)$/.exec(name);
+  if (!last || !last[1]!.includes('I')) return name;
+  const word = last[1]!;
+  for (const form of FORMS_WITH_SMALL_L) {
+    if (word !== form && word.replace(/I/g, 'l') === form.replace(/I/g, 'l') && word.length === form.length) return `${name.slice(0, last.index)}${form}`;
+  }
+  return name;
 }
 
 /**

@@ -10,8 +10,10 @@ import { competitionAmong, type Competition } from '../../../schema/provenance.j
 import { median } from '../../../util/median.js';
 import { addressEvidence, addressSureness, collectAddress, PRICE } from './address.js';
 import { COMPANY_SUFFIX, examplesHaveLegalForm, opensCut, stripRegistration } from './company.js';
-import { mainText, type RuleLine } from '../core/lines.js';
+import { mainText, type Cell, type RuleLine } from '../core/lines.js';
 import { findEmails, findPhones, findUrls } from '../core/parsers.js';
+import { LANGUAGES } from '../../../meaning/languages/index.js';
+import { tokenize } from '../../../meaning/words.js';
 
 const HEADER_LINES = 12;
 
@@ -37,22 +39,23 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
   const suffixWeight = examplesHaveLegalForm(description) === false ? 1 : 2;
   const scored: Array<{ score: number; at: number }> = [];
   top.forEach((line, at) => {
-    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight);
+    const score = nameScore(line, at, typicalHeight, negatives, suffixWeight, top[at + 1]);
     if (score > 0) scored.push({ score, at });
   });
-  const best = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
-  if (!best) return undefined;
+  const highest = scored.reduce<{ score: number; at: number } | undefined>((winner, candidate) => (!winner || candidate.score > winner.score ? candidate : winner), undefined);
+  if (!highest) return undefined;
+  const best = letterheadAbove(top, scored, highest) ?? highest;
   const competition = competitionAmong(best, scored, (c) => c.score / best.score, (c) => String(c.at));
   const picked = [top[best.at]!];
   const next = top[best.at + 1];
   // a legal form continued on the next line ("MR D.I.Y. (JOHOR)" / "SDN BHD"), when legal forms are wanted
   if (next && suffixWeight > 1 && continuesName(picked[0]!, next, negatives)) picked.push(next);
   // a name opening with a legal form or connector ("CO. (M) SDN BHD", "& TEA LEAF") began on the line above
-  for (let above = best.at - 1; above >= Math.max(0, best.at - MAX_LINES_ABOVE) && opensCut(picked.map(nameText).join(' ')); above--) {
+  for (let above = best.at - 1; above >= Math.max(0, best.at - MAX_LINES_ABOVE) && opensCut(picked.map((line) => nameText(line)).join(' ')); above--) {
     if (!opensName(top[above]!, picked[0]!, negatives)) break;
     picked.unshift(top[above]!);
   }
-  const text = picked.map(nameText).join(' ').replace(/\s+/g, ' ').trim();
+  const text = picked.map((line) => nameText(line, top[top.indexOf(line) + 1])).join(' ').replace(/\s+/g, ' ').trim();
   return text ? { text, lines: picked, competition } : undefined;
 }
 
@@ -61,18 +64,71 @@ export function findBusinessName(lines: readonly RuleLine[], negatives: readonly
  * in its own cell beside the name on the same line, is not part of the name.
  */
 const DOCUMENT_TITLE = /^(?:tax\s+|sales\s+|cash\s+|official\s+)?(?:invoice|receipt|bill|quotation|quote|statement|credit\s+note|delivery\s+note|pro[\s-]?forma(?:\s+invoice)?)$/i;
+/** The titles of invoices and credit notes in every language of the tables ("Rechnung", "Facture", "Nota de crédito"), as folded words. */
+const TABLE_TITLES = new Set(LANGUAGES.flatMap((language) => language.titles).map(foldedWords));
+
+function foldedWords(text: string): string {
+  return tokenize(text).map((token) => token.norm).join(' ');
+}
+
+/** A document's title alone: "INVOICE", "Tax Invoice", "RECHNUNG", "Factura". */
+export function isDocumentTitle(text: string): boolean {
+  const trimmed = text.trim();
+  return DOCUMENT_TITLE.test(trimmed) || TABLE_TITLES.has(foldedWords(trimmed));
+}
 
 /**
  * A header line's name: its main text without a document title cell,
  * labelled fields printed beside it ("LE FOURNISSEUR      FACTURE N° :
  * F20260023") and registration numbers.
  */
-function nameText(line: RuleLine): string {
+function nameText(line: RuleLine, below?: RuleLine): string {
   const labelled = line.cells.findIndex((cell, index) => index > 0 && LABELLED_FIELD.test(cell.text.trim()));
-  const cells = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !DOCUMENT_TITLE.test(cell.text.trim()));
+  const kept = (labelled > 0 ? line.cells.slice(0, labelled) : line.cells).filter((cell) => !isDocumentTitle(cell.text));
+  // two blocks side by side ("Northgate Logistics PLC   Branch office Bath", their addresses under each): the name heads the first
+  const cells = kept.length > 1 && below && headsColumns(kept, line, below) ? kept.slice(0, 1) : kept;
   const untitled = cells.length > 0 && cells.length < line.cells.length ? { ...line, cells, text: cells.map((cell) => cell.text).join(' ') } : line;
   return stripRegistration(mainText(untitled));
 }
+
+/**
+ * A letterhead above the best-scored name: the first candidate, printed at
+ * least as large, with its address right under it, and a blank space of
+ * several lines between that block and the best-scored name, which heads an
+ * address block of its own lower on the page (the recipient's: "Elbtal
+ * Kliniken gGmbH" under "Malerbetrieb Jens Hoffmann", whatever legal form
+ * the recipient's name carries). A receipt's name, legal-form line and
+ * address follow one another without such a space.
+ */
+function letterheadAbove(top: readonly RuleLine[], scored: ReadonlyArray<{ score: number; at: number }>, best: { score: number; at: number }): { score: number; at: number } | undefined {
+  const first = scored.find((candidate) => candidate.at < best.at);
+  if (!first) return undefined;
+  const head = top[first.at]!;
+  const name = top[best.at]!;
+  if (lineHeight(head) < lineHeight(name)) return undefined;
+  const own = collectAddress(top, first.at + 1);
+  // the recipient's address may come after a line to someone's attention
+  const recipients = collectAddress(top, best.at + 1).length > 0 ? collectAddress(top, best.at + 1) : collectAddress(top, best.at + 2);
+  if (own.length === 0 || recipients.length === 0 || own[0]!.index !== first.at + top[0]!.index + 1) return undefined;
+  const between = top.slice(first.at, best.at + 1);
+  const apart = between.some((line, i) => i > 0 && line.y0 - Math.max(...between.slice(0, i).map((above) => above.y1)) >= LETTERHEAD_GAP * lineHeight(name));
+  return apart ? first : undefined;
+}
+
+/** Blank space, in line heights, between a letterhead's block and a recipient's name. */
+const LETTERHEAD_GAP = 3;
+
+/** Whether the line below prints under the first cell and under another one, far apart: the cells head columns of their own. */
+function headsColumns(cells: readonly Cell[], line: RuleLine, below: RuleLine): boolean {
+  if (below.page !== line.page || below.y0 - line.y1 > 2 * lineHeight(line)) return false;
+  const tolerance = 2 * Math.max(line.charWidth, below.charWidth);
+  const under = (x: number): boolean => below.cells.some((cell) => Math.abs(cell.x0 - x) <= tolerance);
+  const [first, ...others] = cells;
+  return under(first!.x0) && others.some((cell) => cell.x0 - first!.x1 > COLUMN_GAP * line.charWidth && under(cell.x0));
+}
+
+/** Blank space between two columns of a header, in character widths. */
+const COLUMN_GAP = 6;
 
 /** A cell that labels a field: "FACTURE N° :", "Date:", "Invoice No: 123". */
 const LABELLED_FIELD = /^[^:]{1,40}:(?:\s|$)/;
@@ -113,14 +169,14 @@ function lineHeight(line: RuleLine): number {
 /** Characters that occur in business names; anything else is usually a logo read as text. */
 const NAME_CHARACTERS = /[\p{L}\p{N}\s.,&'"`‘’“”()\-/@+!:#]/u;
 
-function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number): number {
-  const text = nameText(line);
+function nameScore(line: RuleLine, at: number, medianHeight: number, negatives: readonly string[], suffixWeight: number, below?: RuleLine): number {
+  const text = nameText(line, below);
   const visible = [...text.replace(/\s/g, '')];
   const letters = visible.filter((c) => /\p{L}/u.test(c)).length;
   if (letters < 2 || letters / Math.max(visible.length, 1) < 0.6) return 0;
   if (!line.tokens.some((t) => /^\p{L}{3,}$/u.test(t.norm))) return 0;
   const junk = visible.filter((c) => !NAME_CHARACTERS.test(c)).length;
-  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text)) return 0;
+  if (isContactOrDate(text) || addressEvidence({ text }) >= 1 || PRICE.test(line.text) || isDocumentTitle(text)) return 0;
   const words = line.tokens.map((t) => t.norm);
   if (words.some((w) => negatives.includes(w))) return 0;
   const titleShare = words.filter((w) => TITLE_WORDS.has(w)).length / words.length;

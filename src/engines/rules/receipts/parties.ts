@@ -209,6 +209,12 @@ const TOP_SHARE = 0.5;
 /** Lines a name may stand above the first line of its address ("Hôtel Saint Denis / Stéphanie Hoarau / 42 rue du stade"). */
 const NAME_TO_ADDRESS = 2;
 
+/** A party read from the layout: its name, and the lines of its block in its column (the name's first, then its address). */
+export interface PartyBlock {
+  name: Reading;
+  lines: RuleLine[];
+}
+
 /**
  * The recipient of a letter-style invoice, without a label: after a
  * salutation alone on its line ("Herrn" / "Max Mustermann") or opening it
@@ -217,24 +223,73 @@ const NAME_TO_ADDRESS = 2;
  * delivery heading.
  */
 export function recipientByLayout(lines: readonly RuleLine[], languages: ReadingLanguages, sender: string | undefined): Reading | null {
+  return recipientBlock(lines, languages, sender)?.name ?? null;
+}
+
+/** The recipient's block by layout (see recipientByLayout): its name and the lines under it in its column. */
+export function recipientBlock(lines: readonly RuleLine[], languages: ReadingLanguages, sender: string | undefined): PartyBlock | null {
   const top = topOfFirstPage(lines);
   for (const [index, line] of top.entries()) {
     const column = firstColumn(line);
     if (!SALUTATION.test(column.text) || column.tokens.length > 6) continue;
+    // "Vastgoed Hendriks B.V." / "t.a.v. mevrouw Anouk Smit": a person to the attention of whom a company's block is sent; the company is the recipient
+    if (underName(top, index, column)) continue;
     const rest = withoutSalutation(column.text);
     const named = rest !== '' ? column : top[index + 1] && sameColumn(column, firstColumn(top[index + 1]!)) ? firstColumn(top[index + 1]!) : undefined;
     const text = named === column ? rest : named?.text.trim();
-    if (named && text && isNameText(text) && addressEvidence(named) < 1) return { ...readingSpelled(text, text, [named]), score: LAYOUT_SCORE };
+    if (named && text && isNameText(text) && addressEvidence(named) < 1) {
+      return { name: { ...readingSpelled(text, text, [named]), score: LAYOUT_SCORE }, lines: [named, ...columnBelow(top, named)] };
+    }
   }
   const delivery = phraseLabels('delivery address', languages);
-  for (const block of addressBlocks(top)) {
+  const blocks = addressBlocks(top);
+  // a block beside the sender's, on its lines (its branch office, its contact), is the sender's letterhead too
+  const senderLines = new Set(blocks.filter((block) => sender && sameName(block.name.text.trim(), sender)).map((block) => block.name.index));
+  for (const block of blocks) {
     const text = block.name.text.trim();
-    if (sender && sameName(text, sender)) continue;
+    if ((sender && sameName(text, sender)) || senderLines.has(block.name.index)) continue;
     if (block.heading && delivery.some((label) => (matchPhrase(block.heading!.tokens, label)?.score ?? 0) >= 0.9)) continue;
     if (block.heading && isKeyValue(block.heading)) continue;
-    return { ...readingSpelled(text, text, [block.name]), score: LAYOUT_SCORE };
+    return { name: { ...readingSpelled(text, text, [block.name]), score: LAYOUT_SCORE }, lines: [block.name, ...columnBelow(top, block.name)] };
   }
   return null;
+}
+
+/** Whether the line right above `column` (the first column of top[index]), close above it in its column, is a name: the block's first line. */
+function underName(top: readonly RuleLine[], index: number, column: RuleLine): boolean {
+  const above = top.slice(0, index).reverse().map(firstColumn).find((other) => sameColumn(other, column));
+  if (!above || column.y0 - above.y1 > BLOCK_GAP * lineHeight(above)) return false;
+  return isNameText(above.text) && !SALUTATION.test(above.text) && !isKeyValue(above) && addressEvidence(above) < 1 && !isSenderReference(above) && !isHeadingLine(above);
+}
+
+/** Lines a party's block holds below its name. */
+const COLUMN_LINES = 6;
+
+/**
+ * The lines below `first` in its column, down to a blank line's worth of
+ * space: the cells that start where it starts, whatever other columns print
+ * between them (a letter's window beside the invoice's fields).
+ */
+export function columnBelow(lines: readonly RuleLine[], first: RuleLine): RuleLine[] {
+  const below: RuleLine[] = [];
+  let previous = first;
+  const start = lines.findIndex((line) => line.index === first.index);
+  for (let i = start + 1; i >= 1 && i < lines.length && below.length < COLUMN_LINES; i++) {
+    const line = lines[i]!;
+    if (line.page !== first.page) break;
+    const cell = line.cells.find((candidate) => Math.abs(candidate.x0 - (first.words[0]?.x0 ?? 0)) <= 3 * Math.max(line.charWidth, first.charWidth));
+    if (!cell) {
+      // a line that crosses the column (a title, a table) ends the block
+      if (line.cells.some((other) => other.x0 < (first.words[0]?.x0 ?? 0) && other.x1 > (first.words[0]?.x0 ?? 0))) break;
+      continue;
+    }
+    if (line.y0 - previous.y1 > BLOCK_GAP * lineHeight(previous)) break;
+    const part = sliceLine(line, cell.x0, cell.x1 + 1);
+    if (!part) continue;
+    below.push(part);
+    previous = part;
+  }
+  return below;
 }
 
 interface AddressBlock {
@@ -250,18 +305,28 @@ function addressBlocks(top: readonly RuleLine[]): AddressBlock[] {
   const columns = top.flatMap((line, index) => line.cells.map((cell) => ({ index, part: sliceLine(line, cell.x0, cell.x1 + 1) })))
     .filter((entry): entry is { index: number; part: RuleLine } => entry.part !== undefined);
   for (const { index, part } of columns) {
-    if (!isNameText(part.text) || addressEvidence(part) >= 0.5 || isKeyValue(part) || isSalutationOnly(part.text) || isSenderReference(part) || isHeadingLine(part)) continue;
+    if (!isNameText(part.text) || looksLikeStreet(part) || isKeyValue(part) || isSalutationOnly(part.text) || isSenderReference(part) || isHeadingLine(part)) continue;
     // the next lines of its column (the other column's lines come between), close below it
-    const below = columns.filter((other) => other.index > index && sameColumn(part, other.part) && other.part.y0 - part.y1 <= (NAME_TO_ADDRESS + 1) * lineHeight(part)).slice(0, NAME_TO_ADDRESS);
+    // a line to someone's attention ("Attn: Helen Morris", "z. Hd. Frau Schulz") between the name and its address does not count
+    const below = columns.filter((other) => other.index > index && sameColumn(part, other.part) && other.part.y0 - part.y1 <= (NAME_TO_ADDRESS + 2) * lineHeight(part))
+      .filter((other, at) => at > 0 || !(isKeyValue(other.part) || SALUTATION.test(other.part.text))).slice(0, NAME_TO_ADDRESS);
     if (!below.some((other) => addressEvidence(other.part) >= 1)) continue;
     const above = [...columns].reverse().find((other) => other.index < index && sameColumn(part, other.part));
     // a name is the first line of its block: the line right above in its column, if any, heads the block or is a salutation
-    if (above && above.index === index - 1 && isNameText(above.part.text) && !isSalutationOnly(above.part.text) && addressEvidence(above.part) < 1 && !isKeyValue(above.part)) {
+    if (above && above.index === index - 1 && part.y0 - above.part.y1 <= BLOCK_GAP * lineHeight(above.part) && isNameText(above.part.text) && !isSalutationOnly(above.part.text) && addressEvidence(above.part) < 1 && !isKeyValue(above.part)) {
       if (!isHeadingLine(above.part)) continue;
     }
     blocks.push({ name: part, heading: above && index - above.index <= 2 ? above.part : undefined });
   }
   return blocks;
+}
+
+/** A street line rather than a name: address evidence, or a street word opening it ("Rue de la Paix"); a street word inside a name does not count ("Hotel Plaza Mayor"). */
+function looksLikeStreet(line: RuleLine): boolean {
+  const evidence = addressEvidence(line);
+  if (evidence >= 1 || evidence === 0) return evidence >= 1;
+  const first = line.text.trim().split(/\s+/)[0] ?? '';
+  return addressEvidence({ text: first }) > 0;
 }
 
 /** A line that reads as a heading, not as a name: a label (with a colon) or a delivery or role heading. */
@@ -292,7 +357,8 @@ function sameColumn(a: RuleLine, b: RuleLine): boolean {
 
 /** The same name, whatever its blanks, case and accents; `exact` asks for no more than a letter or two of difference (OCR), else one may start the other. */
 function sameName(a: string, b: string, exact = false): boolean {
-  const key = (text: string): string => text.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  // a capital I and a small l are the same letter to OCR ("S.r.I." is "S.r.l.")
+  const key = (text: string): string => text.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').replace(/I/g, 'l').toLowerCase();
   const [x, y] = [key(a), key(b)];
   if (x === '' || y === '') return false;
   if (exact) return x === y || (Math.abs(x.length - y.length) <= 2 && wordSimilarity(x, y) >= 0.85);
@@ -336,3 +402,54 @@ export function sellerByReference(lines: readonly RuleLine[]): Reading | null {
   }
   return { ...readingSpelled(reference.name, reference.name, [reference.line]), score: LAYOUT_SCORE };
 }
+
+// ---------------------------------------------------------------------------
+// The footer's imprint
+
+/** Share of the first page's height, from its foot, where a footer's small print stands. */
+const FOOT_SHARE = 0.2;
+/** Blank space, in line heights, that sets a footer apart from the body above it. */
+const FOOT_GAP = 2;
+/** Parts of a reference line that make its address: street, town, perhaps a country. */
+const ADDRESS_PARTS = 3;
+
+/**
+ * The issuer as the foot of the first page prints it, set apart from the
+ * body: a reference line ("Weberei Lindner e.K. · Lindenallee 27 · 50668
+ * Köln · Tel. …"), or a column of small print headed by a name with its
+ * address under it ("Nordlicht Medien GmbH" / "Kundenweg 8" / "10115
+ * Berlin"). Its name, and its address lines (or the reference line).
+ */
+export function footerSender(lines: readonly RuleLine[]): (PartyBlock & { address: Reading | null }) | null {
+  const page = lines.filter((line) => line.page === lines[0]?.page);
+  if (page.length < 6) return null;
+  const top = Math.min(...page.map((line) => line.y0));
+  const bottom = Math.max(...page.map((line) => line.y1));
+  const limit = bottom - FOOT_SHARE * (bottom - top);
+  const first = page.findIndex((line, i) => i > 0 && line.y0 >= limit && line.y0 - page[i - 1]!.y1 >= FOOT_GAP * lineHeight(page[i - 1]!));
+  if (first < 0) return null;
+  const foot = page.slice(first);
+  for (const line of foot) {
+    if (isSenderReference(line)) {
+      const parts = line.text.split(REFERENCE_SEPARATOR).map((part) => part.trim()).filter(Boolean);
+      const name = parts[0]!;
+      const address = parts.slice(1, 1 + ADDRESS_PARTS).filter((part, i, all) => all.slice(0, i + 1).every((p) => !isContact(p) && !/:/.test(p)) && /\p{L}{2}/u.test(part));
+      const addressText = address.join(', ');
+      return { name: { ...readingSpelled(name, name, [line]), score: LAYOUT_SCORE }, lines: [line], address: address.length > 0 ? readingSpelled(addressText, address.join(' '), [line]) : null };
+    }
+    for (const cell of line.cells) {
+      const part = sliceLine(line, cell.x0, cell.x1 + 1);
+      if (!part || !isNameText(part.text) || isKeyValue(part) || addressEvidence(part) >= 0.5) continue;
+      const below = columnBelow(foot, part);
+      const street = below.slice(0, NAME_TO_ADDRESS).findIndex((other) => addressEvidence(other) >= 1);
+      if (street < 0) continue;
+      const text = part.text.trim();
+      const addressLines = below.slice(0, Math.min(below.length, street + 2)).filter((other) => !isContact(other.text) && !isKeyValue(other));
+      const addressText = addressLines.map((other) => other.text.trim()).join(', ');
+      return { name: { ...readingSpelled(text, text, [part]), score: LAYOUT_SCORE }, lines: [part, ...below], address: addressLines.length > 0 ? readingSpelled(addressText, addressLines.map((other) => other.text.trim()).join(' '), addressLines) : null };
+    }
+  }
+  return null;
+}
+
+export { sameName };
