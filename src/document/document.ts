@@ -11,6 +11,16 @@ export type WordSource = 'text-layer' | 'ocr' | 'e-invoice';
 export const OCR_ENGINE_NAMES = ['paddle', 'tesseract'] as const;
 export type OcrEngineName = (typeof OCR_ENGINE_NAMES)[number];
 
+/**
+ * What a page's width, height and word boxes are measured in (origin top-left, y growing down):
+ * `pdf-points` for a PDF's text layer (1/72 inch), `raster-pixels` for the image OCR read (a scan's own
+ * pixels, or a PDF page rendered at PDF_RENDER_DPI), `text-grid` for a page laid out from a file without
+ * printed pages or from an e-invoice's values (boxes of a monospaced grid, made up to keep columns apart).
+ * Evidence turns every box into fractions of the page the caller sent (evidence/locate.ts: PageBox).
+ */
+export type PageUnits = 'pdf-points' | 'raster-pixels' | 'text-grid';
+
+/** A box on a page, in the units of its page (Page.units), origin top-left, y growing down. */
 export interface BBox {
   x0: number;
   y0: number;
@@ -55,9 +65,10 @@ export interface PageView {
 export interface Page {
   /** 0-based index within its file (frame index for GIFs). */
   index: number;
-  /** Size of the frame the word boxes refer to (the page OCR read, which may be turned). */
+  /** Size of the frame the word boxes refer to (the page OCR read, which may be turned), in `units`. */
   width: number;
   height: number;
+  units: PageUnits;
   /**
    * Where the words came from; 'empty' when neither text layer nor OCR found any. An 'e-invoice' page
    * is no printed page: the values of the e-invoice XML the file is or carries, one labelled line per

@@ -38,7 +38,7 @@ export function warmUpInvoiceDocument(): Document {
     });
     return { text, words, bbox: { x0: x, y0: top, x1: words.at(-1)!.bbox.x1, y1: bottom } };
   });
-  const page = { index: 0, width: PAGE_WIDTH, height: PAGE_HEIGHT, source: 'text-layer' as const, lines };
+  const page = { index: 0, width: PAGE_WIDTH, height: PAGE_HEIGHT, units: 'pdf-points' as const, source: 'text-layer' as const, lines };
   return { files: [{ index: 0, filename: 'warm-up.pdf', mimeType: 'application/pdf', pages: [page] }] };
 }
 

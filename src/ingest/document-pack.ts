@@ -14,6 +14,7 @@ export interface PackedPage {
   index: number;
   width: number;
   height: number;
+  units: Page['units'];
   /**
    * An e-invoice page's origin (Page.eInvoice) as JSON: an invoice of
    * thousands of lines has tens of thousands of values, which a structured

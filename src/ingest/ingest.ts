@@ -58,7 +58,8 @@ type PendingPage =
 
 function pageFromWords(index: number, width: number, height: number, words: Word[], source: Page['source']): Page {
   const lines = groupWordsIntoLines(words);
-  return { index, width, height, source: lines.length > 0 ? source : 'empty', lines };
+  // the words of a raster: OCR read them
+  return { index, width, height, units: 'raster-pixels', source: lines.length > 0 ? source : 'empty', lines };
 }
 
 class PageBudget {
@@ -92,7 +93,7 @@ async function pendingPdfPages(file: DecodedFile, deps: IngestDeps, budget: Page
   const eInvoice: PendingPage[] = inspection.eInvoice ? [{ kind: 'ready', page: inspection.eInvoice }] : [];
   for (const page of eInvoice) if (page.kind === 'ready') words.take(page.page.lines, file);
   return [...inspection.pages.map((page): PendingPage => {
-    if (!page.needsOcr) return { kind: 'ready', page: { index: page.index, width: page.width, height: page.height, source: page.lines.length > 0 ? 'text-layer' : 'empty', lines: page.lines } };
+    if (!page.needsOcr) return { kind: 'ready', page: { index: page.index, width: page.width, height: page.height, units: 'pdf-points', source: page.lines.length > 0 ? 'text-layer' : 'empty', lines: page.lines } };
     return {
       kind: 'raster',
       index: page.index,

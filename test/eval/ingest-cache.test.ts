@@ -6,7 +6,7 @@ import { contentsKey, ingestFingerprint, IngestCache } from '../../scripts/eval/
 import type { Document } from '../../src/document/document.js';
 
 const document: Document = {
-  files: [{ index: 0, filename: 'a.png', mimeType: 'image/png', pages: [{ index: 0, width: 10, height: 10, source: 'ocr', lines: [] }] }],
+  files: [{ index: 0, filename: 'a.png', mimeType: 'image/png', pages: [{ index: 0, width: 10, height: 10, units: 'raster-pixels', source: 'ocr', lines: [] }] }],
 };
 
 const request = (data: string, mimeType = 'image/png') => ({ schema: {}, contents: [{ mimeType, data: Buffer.from(data).toString('base64') }] });

@@ -47,6 +47,7 @@ describe('evidence: where a value was read', () => {
     // the page was sent 100 wide and 200 tall and read turned by 90 degrees (200 wide, 100 tall)
     const turned: Page = {
       index: 0,
+      units: 'raster-pixels',
       width: 200,
       height: 100,
       source: 'ocr',

@@ -61,7 +61,7 @@ function buildPage(specs: Array<string | LineSpec>, index: number, options: Buil
     }
     y += height * 1.25;
   }
-  return { index, width: options.pageWidth ?? 595, height: options.pageHeight ?? Math.max(842, y + TOP_MARGIN), source: 'text-layer', lines };
+  return { index, width: options.pageWidth ?? 595, height: options.pageHeight ?? Math.max(842, y + TOP_MARGIN), units: 'pdf-points', source: 'text-layer', lines };
 }
 
 function wordsOf(text: string, x: number, y: number, size: number, confidence = 1): Word[] {

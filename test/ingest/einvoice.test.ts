@@ -381,6 +381,8 @@ describe('e-invoices in ingestion', function () {
     const { document, stats } = await ingestFiles([pdfFile(await hybridPdf(sampleInvoice(), ciiXml(sampleInvoice())))], deps, new AbortController().signal);
     const pages = document.files[0]!.pages;
     expect(pages.map((page) => [page.index, page.source])).to.deep.equal([[0, 'text-layer'], [1, 'e-invoice']]);
+    // the printed page measured as its PDF is, the XML's page on a grid made up to lay its values out
+    expect(pages.map((page) => page.units)).to.deep.equal(['pdf-points', 'text-grid']);
     expect(stats.eInvoicePages).to.equal(1);
     const einvoice = pages[1]!;
     expect(einvoice.eInvoice).to.include({ attachment: 'factur-x.xml', syntax: 'CII' });

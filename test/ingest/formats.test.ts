@@ -115,6 +115,8 @@ describe('input formats (ingest/formats/)', function () {
     it('XLSX: a line per row, each cell its reference, dates as dates and amounts as their format shows them', async () => {
       const { pages } = await readFormat(XLSX_TYPE, makeXlsx(invoiceSheetRows()), LIMITS);
       expect(pages[0]!.part).to.deep.equal({ sheet: 'Invoice' });
+      // a sheet has no printed page: its boxes lay the cells out on a grid, and evidence names the cell instead
+      expect(pages[0]!.units).to.equal('text-grid');
       expect(placed(pages[0]!)[4]).to.deep.equal(['Invoice date: @ {"kind":"cell","ref":"A5"}', '2024-03-14 @ {"kind":"cell","ref":"B5"}']);
       expect(placed(pages[0]!)[8]).to.deep.equal(['Steel hammer @ {"kind":"cell","ref":"A10"}', '2 @ {"kind":"cell","ref":"B10"}', '14.50 @ {"kind":"cell","ref":"C10"}', '29.00 @ {"kind":"cell","ref":"D10"}']);
     });

@@ -10,7 +10,7 @@ function word(text: string, x: number, y: number): Word {
 
 function documentOf(words: Word[]): Document {
   return {
-    files: [{ index: 0, filename: 'scan.png', mimeType: 'image/png', pages: [{ index: 0, width: 1000, height: 1000, source: 'ocr', lines: groupWordsIntoLines(words) }] }],
+    files: [{ index: 0, filename: 'scan.png', mimeType: 'image/png', pages: [{ index: 0, width: 1000, height: 1000, units: 'raster-pixels', source: 'ocr', lines: groupWordsIntoLines(words) }] }],
   };
 }
 
@@ -57,7 +57,7 @@ describe('renderLayoutText', () => {
   it('marks files and pages, an empty page being only its marker', () => {
     const document: Document = {
       files: [
-        { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, source: 'empty', lines: [] }] },
+        { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, units: 'pdf-points', source: 'empty', lines: [] }] },
         { index: 1, filename: 'b.png', mimeType: 'image/png', pages: documentOf([word('hello', 0, 0)]).files[0]!.pages },
       ],
     };
@@ -73,7 +73,7 @@ describe('renderLayoutText', () => {
   it('maps every word to its place in the text, and nothing else (page markers are no words)', () => {
     const document: Document = {
       files: [
-        { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, source: 'empty', lines: [] }] },
+        { index: 0, filename: 'a.pdf', mimeType: 'application/pdf', pages: [{ index: 0, width: 10, height: 10, units: 'pdf-points', source: 'empty', lines: [] }] },
         { index: 1, filename: 'b.png', mimeType: 'image/png', pages: documentOf([word('Total', 0, 0), word('76.20', 400, 2), word('Invoice', 0, 100)]).files[0]!.pages },
       ],
     };

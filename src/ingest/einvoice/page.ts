@@ -190,7 +190,7 @@ function layOut(rows: Row[], index: number, origin: EInvoiceOrigin): Page {
     y += LINE_STEP;
   }
   origin.lines = runSync(buildingOriginLines(origin.invoice, lines.length));
-  return { index, width: Math.max(595, width + MARGIN), height: Math.max(842, y + MARGIN), source: 'e-invoice', lines, eInvoice: origin };
+  return { index, width: Math.max(595, width + MARGIN), height: Math.max(842, y + MARGIN), units: 'text-grid', source: 'e-invoice', lines, eInvoice: origin };
 }
 
 /**

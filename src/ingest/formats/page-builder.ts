@@ -161,7 +161,7 @@ export class PageBuilder {
       places.push(placed);
       y += LINE_STEP;
     }
-    const page: Page = { index, width: Math.max(595, width + MARGIN), height: Math.max(842, y + MARGIN), source: lines.length > 0 ? 'text-layer' : 'empty', lines, places };
+    const page: Page = { index, width: Math.max(595, width + MARGIN), height: Math.max(842, y + MARGIN), units: 'text-grid', source: lines.length > 0 ? 'text-layer' : 'empty', lines, places };
     return part ? { ...page, part } : page;
   }
 }

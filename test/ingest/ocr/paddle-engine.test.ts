@@ -28,7 +28,7 @@ function texts(result: OcrResult): string[] {
 }
 
 function layoutOf(result: OcrResult): string {
-  return renderPageText({ index: 0, width: result.width, height: result.height, source: 'ocr', lines: groupWordsIntoLines(result.words) }, 0).text;
+  return renderPageText({ index: 0, width: result.width, height: result.height, units: 'raster-pixels', source: 'ocr', lines: groupWordsIntoLines(result.words) }, 0).text;
 }
 
 /** The raster turned by 180 degrees: every pixel in reverse order. */

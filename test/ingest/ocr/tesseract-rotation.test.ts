@@ -145,6 +145,7 @@ describe('OCR_ROTATION', function () {
     const page = document.files[0]?.pages[0];
     expect(page?.source).to.equal('ocr');
     expect(page?.ocrEngine).to.equal('tesseract');
+    expect(page?.units).to.equal('raster-pixels');
     // The image is taller than wide; the page that was read is the upright one, wider than tall.
     expect(page?.width).to.be.greaterThan(page?.height ?? Infinity);
     const text = page?.lines.map((line) => line.words.map((word) => word.text).join(' ')).join('\n');
