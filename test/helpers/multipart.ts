@@ -63,3 +63,9 @@ export function postBytes(url: string, body: Buffer, headers: Record<string, str
     } else request.end(body);
   });
 }
+
+/** POST `parts` as curl -F sends them, with `headers` (the API key among them). */
+export function postForm(url: string, parts: FormPart[], headers: Record<string, string>): Promise<RawAnswer> {
+  const { body, contentType } = formBody(parts);
+  return postBytes(url, body, { 'content-type': contentType, ...headers });
+}

@@ -4,7 +4,7 @@ import { makeCsv, makeDocx, makeEmail, makeHtml, makeOdt, makePptx, makeText, ma
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 import { healthzDuring } from '../helpers/healthz.js';
-import { formBody, postBytes } from '../helpers/multipart.js';
+import { postForm } from '../helpers/multipart.js';
 import { deepHtml, DOCX_TYPE, longLineCsv, manyPartEmail, nestedEmail, zipBombDocx } from '../../scripts/fuzz/families/formats.js';
 
 const OOXML = 'application/vnd.openxmlformats-officedocument';
@@ -56,8 +56,7 @@ describe('every input type through POST /v1/ (rules engine)', function () {
 
   /** The same file sent as curl -F sends it: the schema a field, the file a part with its filename and type. */
   const answerAsForm = async (bytes: Buffer, mimeType: string, filename: string) => {
-    const { body, contentType } = formBody([{ name: 'schema', body: JSON.stringify(SCHEMA) }, { name: 'file', filename, type: mimeType, body: bytes }]);
-    const response = await postBytes(`${server.url}/v1/`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY });
+    const response = await postForm(`${server.url}/v1/`, [{ name: 'schema', body: JSON.stringify(SCHEMA) }, { name: 'file', filename, type: mimeType, body: bytes }], { 'x-api-key': TEST_API_KEY });
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     return response.body as Record<string, unknown>;
   };

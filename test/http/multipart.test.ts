@@ -15,7 +15,7 @@ import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf } from '../fixtures/pdfs.js';
 import { leastStallDuring } from '../helpers/healthz.js';
-import { formBody, postBytes, type FormPart, type RawAnswer } from '../helpers/multipart.js';
+import { formBody, postBytes, postForm as postFormTo, type FormPart, type RawAnswer } from '../helpers/multipart.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, TEST_API_KEY, type RunningServer } from '../helpers/test-server.js';
 
 const schema = {
@@ -46,10 +46,7 @@ describe('POST /v1/ with multipart/form-data', function () {
     await closeSharedServices();
   });
 
-  function postForm(parts: FormPart[], headers: Record<string, string> = {}): Promise<RawAnswer> {
-    const { body, contentType } = formBody(parts);
-    return postBytes(`${server.url}/v1/`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY, ...headers });
-  }
+  const postForm = (parts: FormPart[], headers: Record<string, string> = {}): Promise<RawAnswer> => postFormTo(`${server.url}/v1/`, parts, { 'x-api-key': TEST_API_KEY, ...headers });
 
   const schemaPart = (value: unknown = schema): FormPart => ({ name: 'schema', body: JSON.stringify(value) });
 

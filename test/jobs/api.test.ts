@@ -10,7 +10,7 @@ import type { PipelineDeps } from '../../src/pipeline.js';
 import { makeReceiptImage } from '../fixtures/images.js';
 import { INVOICE_EXPECTED, makeInvoicePdf, truncate } from '../fixtures/pdfs.js';
 import { healthzDuring } from '../helpers/healthz.js';
-import { formBody, postBytes, type FormPart, type RawAnswer } from '../helpers/multipart.js';
+import { formBody, postBytes, postForm, type FormPart, type RawAnswer } from '../helpers/multipart.js';
 import { NO_REDIS, redisInstalled, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { closeSharedServices, content, postJson, sharedServices, startTestServer, testConfig, TEST_API_KEY, type JsonResponse, type RunningServer } from '../helpers/test-server.js';
 
@@ -197,10 +197,7 @@ for (const queue of ['in-process', 'redis'] as const) {
       await untilEnded(base, first.body.id);
     });
 
-    function submitForm(parts: FormPart[], headers: Record<string, string> = {}): Promise<RawAnswer> {
-      const { body, contentType } = formBody(parts);
-      return postBytes(`${base}/v1/jobs`, body, { 'content-type': contentType, 'x-api-key': TEST_API_KEY, ...headers });
-    }
+    const submitForm = (parts: FormPart[], headers: Record<string, string> = {}): Promise<RawAnswer> => postForm(`${base}/v1/jobs`, parts, { 'x-api-key': TEST_API_KEY, ...headers });
 
     it('takes a multipart submit (a PDF and an image, the schema as a file part, options and metadata): its result is POST /v1/\'s answer', async () => {
       const [pdf, png] = await Promise.all([makeInvoicePdf(), makeReceiptImage('png')]);
