@@ -12,16 +12,15 @@ import type { RuleLine } from '../core/lines.js';
 import { findValues, type Found } from '../core/parsers.js';
 import type { LineValue } from '../core/reading.js';
 import { tableWordSet } from '../core/table-words.js';
-import { LANGUAGES } from '../../../meaning/languages/index.js';
-import { normaliseWord } from '../../../meaning/words.js';
-
-/** One-word titles of the documents the tables know ("invoice", "rechnung", "facture"); a compound ends in one ("handelsrechnung"). */
-const TITLE_WORDS = [...new Set(LANGUAGES.flatMap((language) => language.titles).filter((title) => !/\s/.test(title)).map(normaliseWord))];
+/** One-word titles of the documents the tables know ("invoice", "rechnung", "facture"). */
+const TITLE_WORDS = [...tableWordSet((language) => language.titles)].filter((title) => !/\s/.test(title));
+/** Titles that keep their meaning closing a compound, as the tables' compoundHeads say: a "Handelsrechnung" is a "Rechnung". */
+const COMPOUND_TITLES = [...tableWordSet((language) => language.compoundHeads)].filter((head) => TITLE_WORDS.includes(head));
 
 /** A line that opens with the document's title and its number before the date: "Handelsrechnung Nr. 471102 vom 05.03.2020", "Invoice 2020-17 dated ...". */
 function titleLineDate(line: RuleLine, found: Found): boolean {
   const first = line.tokens[0]?.norm;
-  if (!first || !TITLE_WORDS.some((title) => first === title || (title.length >= 6 && first.endsWith(title)))) return false;
+  if (!first || !(TITLE_WORDS.includes(first) || COMPOUND_TITLES.some((title) => first.endsWith(title)))) return false;
   return /\d/.test(line.text.slice(line.tokens[0]!.end, found.start));
 }
 
